@@ -1,0 +1,86 @@
+// detail/checks.hpp: the input checks every module runs on entry, each throwing invalid_input
+// with the function, the field, the value (in base units) and the rule
+#pragma once
+
+#include <limits>
+#include <type_traits>
+
+#include "../error.hpp"
+#include "../units.hpp"
+
+namespace gpucalc {
+namespace detail {
+
+/// The base-unit symbol a value is reported in when a check fails.
+template <class Quantity>
+constexpr const char* base_unit_text() {
+    if constexpr (std::is_same<Quantity, data_size>::value) return "B";
+    else if constexpr (std::is_same<Quantity, flop_count>::value) return "FLOP";
+    else if constexpr (std::is_same<Quantity, duration>::value) return "s";
+    else if constexpr (std::is_same<Quantity, money>::value) return "USD";
+    else if constexpr (std::is_same<Quantity, gpu_count>::value) return "GPU";
+    else if constexpr (std::is_same<Quantity, mass>::value) return "kg";
+    else if constexpr (std::is_same<Quantity, power>::value) return "W";
+    else if constexpr (std::is_same<Quantity, energy>::value) return "J";
+    else if constexpr (std::is_same<Quantity, flop_rate>::value) return "FLOP/s";
+    else if constexpr (std::is_same<Quantity, bandwidth>::value) return "B/s";
+    else if constexpr (std::is_same<Quantity, arithmetic_intensity>::value) return "FLOP/B";
+    else if constexpr (std::is_same<Quantity, gpu_time>::value) return "GPU*s";
+    else if constexpr (std::is_same<Quantity, cost_rate>::value) return "USD/s";
+    else if constexpr (std::is_same<Quantity, gpu_price>::value) return "USD/(GPU*s)";
+    else if constexpr (std::is_same<Quantity, energy_price>::value) return "USD/J";
+    else if constexpr (std::is_same<Quantity, data_price>::value) return "USD/B";
+    else if constexpr (std::is_same<Quantity, grid_intensity>::value) return "kg/J";
+    else return "(base units)";
+}
+
+constexpr double largest_finite = std::numeric_limits<double>::max();
+
+constexpr bool is_finite(double v) { return v >= -largest_finite && v <= largest_finite; }
+
+/// A number that must be finite and > 0 (a size, a rate, a count).
+constexpr void require_positive(const char* function, const char* field, double value,
+                                const char* unit = "") {
+    if (!(value > 0.0 && value <= largest_finite)) {
+        throw_invalid(function, field, value, unit, "must be finite and > 0");
+    }
+}
+
+/// A number that must be finite and >= 0 (a price, an optional term).
+constexpr void require_non_negative(const char* function, const char* field, double value,
+                                    const char* unit = "") {
+    if (!(value >= 0.0 && value <= largest_finite)) {
+        throw_invalid(function, field, value, unit, "must be finite and >= 0");
+    }
+}
+
+/// A fraction in (0, 1]: an efficiency or a utilization.
+constexpr void require_fraction(const char* function, const char* field, double value) {
+    if (!(value > 0.0 && value <= 1.0)) {
+        throw_invalid(function, field, value, "", "must be in (0, 1]");
+    }
+}
+
+/// A whole count that must be >= 1 (a parallel degree, GPUs per node).
+constexpr void require_count(const char* function, const char* field, long long value) {
+    if (value < 1) {
+        throw_invalid(function, field, static_cast<double>(value), "", "must be >= 1");
+    }
+}
+
+template <class Unit>
+constexpr void require_positive(const char* function, const char* field,
+                                const boost::units::quantity<Unit, double>& q) {
+    require_positive(function, field, q.value(),
+                     base_unit_text<boost::units::quantity<Unit, double>>());
+}
+
+template <class Unit>
+constexpr void require_non_negative(const char* function, const char* field,
+                                    const boost::units::quantity<Unit, double>& q) {
+    require_non_negative(function, field, q.value(),
+                         base_unit_text<boost::units::quantity<Unit, double>>());
+}
+
+}  // namespace detail
+}  // namespace gpucalc

@@ -1,0 +1,12 @@
+// gpucalc.hpp: everything at once, for convenience; each header can also be included alone
+#pragma once
+
+#include "catalog/gpus.hpp"
+#include "catalog/links.hpp"
+#include "error.hpp"
+#include "format.hpp"
+#include "hardware.hpp"
+#include "literals.hpp"
+#include "precision.hpp"
+#include "units.hpp"
+#include "version.hpp"

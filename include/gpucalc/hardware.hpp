@@ -1,0 +1,175 @@
+// hardware.hpp: what a GPU, a link, a node and a cluster can do: capacity, bandwidth, dense
+// peaks by precision, power, and the links between devices
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "detail/checks.hpp"
+#include "error.hpp"
+#include "precision.hpp"
+#include "units.hpp"
+
+namespace gpucalc {
+
+/// Dense peak throughput for each compute precision. Zero means the device has no such
+/// pipeline; asking for that peak is invalid_input. Sparse (2:4) figures are never peaks.
+/// Per device: a peak is FLOP/s, not FLOP/(s·GPU). Integer peaks are OP/s held as flop_rate.
+struct peak_rates {
+    flop_rate fp64{};
+    flop_rate fp64_tensor{};
+    flop_rate fp32{};
+    flop_rate tf32{};
+    flop_rate bf16{};
+    flop_rate fp16{};
+    flop_rate fp8{};
+    flop_rate int8{};
+    flop_rate int4{};
+    flop_rate fp4{};
+};
+
+/// A point-to-point link. Datasheets print the bidirectional sum (NVLink 4: 900 GB/s); this
+/// holds one direction (450 GB/s), the figure a ring collective or a copy actually sees.
+struct link_spec {
+    std::string_view name{};
+    bandwidth per_direction{};  ///< zero means no such link
+    duration latency{};         ///< per-message start-up time (the α of an α-β model)
+};
+
+/// A link from the bidirectional aggregate a datasheet prints.
+constexpr link_spec link_from_bidirectional(std::string_view name, bandwidth both_directions,
+                                            duration latency) {
+    return {name, 0.5 * both_directions, latency};
+}
+
+/// One Multi-Instance GPU profile, e.g. 3g.40gb: 3 of 7 compute slices and its memory.
+struct mig_profile {
+    std::string_view name;
+    std::int32_t compute_slices = 0;  ///< of the GPU's 7
+    data_size memory;                 ///< the memory the profile's name gives (zero by default)
+    std::int32_t max_instances = 0;   ///< how many fit on one GPU
+};
+
+inline constexpr std::size_t max_mig_profiles = 6;
+
+/// One accelerator's datasheet facts.
+struct gpu_spec {
+    std::string_view name{};
+    data_size memory{};            ///< device memory capacity
+    bandwidth memory_bandwidth{};  ///< peak device-memory bandwidth
+    peak_rates dense_peak{};
+    power tdp{};                   ///< the maximum board power a user plans with
+    link_spec scale_up{};          ///< NVLink / Infinity Fabric / ICI; zero if none
+    link_spec host{};              ///< PCIe (or chip-to-chip) link to the host
+    // No `{}` here nor on mig_profile's name and memory: with them GCC 12 in C++20 rejects the catalog
+    // entries as constant expressions. Both are still zero-filled: mig_profile's members have
+    // initializers and a quantity's default constructor zeroes its value.
+    std::array<mig_profile, max_mig_profiles> mig;
+    std::int32_t mig_count = 0;    ///< how many entries of `mig` are used
+};
+
+/// The dense peak of `gpu` at `precision`; invalid_input if the device cannot compute it
+/// (for example fp8 on an A100).
+constexpr flop_rate peak(const gpu_spec& gpu, compute_precision precision) {
+    flop_rate rate{};
+    switch (precision) {
+        case compute_precision::fp64: rate = gpu.dense_peak.fp64; break;
+        case compute_precision::fp64_tensor: rate = gpu.dense_peak.fp64_tensor; break;
+        case compute_precision::fp32: rate = gpu.dense_peak.fp32; break;
+        case compute_precision::tf32: rate = gpu.dense_peak.tf32; break;
+        case compute_precision::bf16: rate = gpu.dense_peak.bf16; break;
+        case compute_precision::fp16: rate = gpu.dense_peak.fp16; break;
+        case compute_precision::fp8: rate = gpu.dense_peak.fp8; break;
+        case compute_precision::int8: rate = gpu.dense_peak.int8; break;
+        case compute_precision::int4: rate = gpu.dense_peak.int4; break;
+        case compute_precision::fp4: rate = gpu.dense_peak.fp4; break;
+    }
+    if (!(rate.value() > 0.0)) {
+        detail::throw_invalid("peak", "precision", std::string(to_string(precision)),
+                              "is not supported by " + std::string(gpu.name) +
+                                  " (it has no dense peak at that precision)");
+    }
+    return rate;
+}
+
+/// True when `gpu` has a dense peak at `precision`.
+constexpr bool supports(const gpu_spec& gpu, compute_precision precision) {
+    switch (precision) {
+        case compute_precision::fp64: return gpu.dense_peak.fp64.value() > 0.0;
+        case compute_precision::fp64_tensor: return gpu.dense_peak.fp64_tensor.value() > 0.0;
+        case compute_precision::fp32: return gpu.dense_peak.fp32.value() > 0.0;
+        case compute_precision::tf32: return gpu.dense_peak.tf32.value() > 0.0;
+        case compute_precision::bf16: return gpu.dense_peak.bf16.value() > 0.0;
+        case compute_precision::fp16: return gpu.dense_peak.fp16.value() > 0.0;
+        case compute_precision::fp8: return gpu.dense_peak.fp8.value() > 0.0;
+        case compute_precision::int8: return gpu.dense_peak.int8.value() > 0.0;
+        case compute_precision::int4: return gpu.dense_peak.int4.value() > 0.0;
+        case compute_precision::fp4: return gpu.dense_peak.fp4.value() > 0.0;
+    }
+    return false;
+}
+
+/// Rejects a hand-written spec that no real device could have: a non-positive capacity or
+/// bandwidth, a negative peak, TDP or link figure, or more MIG profiles than the array holds.
+constexpr void check(const gpu_spec& gpu) {
+    detail::require_positive("check(gpu_spec)", "memory", gpu.memory);
+    detail::require_positive("check(gpu_spec)", "memory_bandwidth", gpu.memory_bandwidth);
+    detail::require_non_negative("check(gpu_spec)", "tdp", gpu.tdp);
+    const flop_rate peaks[] = {gpu.dense_peak.fp64, gpu.dense_peak.fp64_tensor,
+                               gpu.dense_peak.fp32, gpu.dense_peak.tf32,
+                               gpu.dense_peak.bf16, gpu.dense_peak.fp16,
+                               gpu.dense_peak.fp8,  gpu.dense_peak.int8,
+                               gpu.dense_peak.int4, gpu.dense_peak.fp4};
+    for (const flop_rate& p : peaks) detail::require_non_negative("check(gpu_spec)", "dense_peak", p);
+    detail::require_non_negative("check(gpu_spec)", "scale_up.per_direction",
+                                 gpu.scale_up.per_direction);
+    detail::require_non_negative("check(gpu_spec)", "host.per_direction", gpu.host.per_direction);
+    if (gpu.mig_count < 0 || gpu.mig_count > static_cast<std::int32_t>(max_mig_profiles)) {
+        detail::throw_invalid("check(gpu_spec)", "mig_count", static_cast<double>(gpu.mig_count),
+                              "", "must be in [0, 6]");
+    }
+}
+
+/// GPUs in one server and the link between them.
+struct node {
+    gpu_spec gpu{};
+    std::int32_t gpus_per_node = 8;
+    link_spec intra_node{};  ///< usually the GPU's scale_up link
+};
+
+/// Identical nodes joined by a scale-out network.
+struct cluster {
+    gpucalc::node node{};
+    std::int32_t nodes = 1;
+    link_spec inter_node{};         ///< one network interface, e.g. InfiniBand NDR 400 Gb/s
+    std::int32_t nics_per_node = 8; ///< rail-optimized fabrics give each GPU its own NIC
+};
+
+/// All GPUs in the cluster.
+constexpr std::int64_t total_gpus(const cluster& c) {
+    detail::require_count("total_gpus", "nodes", c.nodes);
+    detail::require_count("total_gpus", "node.gpus_per_node", c.node.gpus_per_node);
+    return static_cast<std::int64_t>(c.nodes) * c.node.gpus_per_node;
+}
+
+/// A node's scale-out bandwidth in one direction: NICs × per-NIC bandwidth.
+constexpr bandwidth node_network_bandwidth(const cluster& c) {
+    detail::require_count("node_network_bandwidth", "nics_per_node", c.nics_per_node);
+    return static_cast<double>(c.nics_per_node) * c.inter_node.per_direction;
+}
+
+/// A cloud instance shape: which GPUs, how many, and the host around them.
+/// Its price is a cost_rate for the whole instance ($/h), never a per-GPU price.
+struct instance_spec {
+    std::string_view provider{};  ///< "AWS", "Google Cloud", "Azure"
+    std::string_view name{};      ///< the provider's name for the shape, e.g. "p5.48xlarge"
+    gpu_spec gpu{};
+    std::int32_t gpus = 1;
+    std::int32_t vcpus = 0;
+    data_size host_memory{};
+    bandwidth network{};          ///< the instance's total scale-out bandwidth, one direction
+};
+
+}  // namespace gpucalc

@@ -1,0 +1,81 @@
+// units_test.cpp: quantities enter and leave in named units, combine into the right dimension,
+// and compare with a relative tolerance.
+#include <gpucalc/format.hpp>
+#include <gpucalc/literals.hpp>
+#include <gpucalc/units.hpp>
+
+#include <doctest/doctest.h>
+
+#include <type_traits>
+
+using namespace gpucalc;
+using namespace gpucalc::literals;
+
+TEST_CASE("decimal and binary byte prefixes are distinct") {
+    // IEC 80000-13: GiB = 2^30 B; SI: GB = 1e9 B.
+    CHECK(in<bytes>(1.0_GiB) == 1073741824.0);
+    CHECK(in<bytes>(1.0_GB) == 1e9);
+    CHECK(in<gigabytes>(80.0_GiB) == doctest::Approx(85.899345920).epsilon(1e-12));
+    CHECK(80_GiB == 80.0_GiB);
+}
+
+TEST_CASE("network bits convert to bytes: 400 Gb/s is 50 GB/s") {
+    // domain.md: InfiniBand NDR 400 Gb/s = 50 GB/s per NIC.
+    CHECK(in<gigabytes_per_second>(400.0_Gb_per_s) == 50.0);
+    CHECK(in<gigabytes_per_second>(100.0_Gb_per_s) == 12.5);
+}
+
+TEST_CASE("an instance price divided by its GPUs is a per-GPU price") {
+    // domain.md: an 8 x H100 instance at $98.32/h is $12.29 per GPU-hour.
+    const gpu_price per_gpu = 98.32_usd_per_h / 8.0_gpu;
+    static_assert(std::is_same<decltype(98.32_usd_per_h / 8.0_gpu), gpu_price>::value, "");
+    CHECK(approx_equal(in<usd_per_gpu_hour>(per_gpu), 12.29));
+}
+
+TEST_CASE("job cost is price x GPU-hours") {
+    const money cost = 2.99_usd_per_gpu_hour * 1000.0_gpu_hours;
+    CHECK(approx_equal(cost, 2990.0_usd));
+    CHECK(cost < 5000.0_usd);
+}
+
+TEST_CASE("dimensions combine: bytes / bandwidth is a duration, FLOP / FLOP is a number") {
+    const duration t = 13.48_GB / 2.039_TB_per_s;  // 7B fp16 weights streamed once on A100 80GB
+    CHECK(approx_equal(in<milliseconds>(t), 13.48 / 2.039));
+    const double ratio = 989.4_TFLOPS / 312.0_TFLOPS;
+    CHECK(approx_equal(ratio, 989.4 / 312.0));
+    const arithmetic_intensity ridge = 989.4_TFLOPS / 3.35_TB_per_s;
+    // reference/hardware-and-models.md: H100 SXM ridge 295 FLOP/B (printed to 3 figures).
+    CHECK(approx_equal(in<flops_per_byte>(ridge), 295.0, 5e-3));
+}
+
+TEST_CASE("energy is the SI joule: 1 kW for 1 h is 3.6 MJ") {
+    CHECK(in<joules>(1.0_kW * 1.0_h) == 3.6e6);
+    CHECK(approx_equal(in<kilowatt_hours>(10.2_kW * 24.0_h), 244.8));
+    const money bill = 0.0806_usd_per_kWh * (10.2_kW * 1.25 * 1.0_h);
+    CHECK(approx_equal(in<usd>(bill), 0.0806 * 10.2 * 1.25));
+    const co2_mass emitted = 400.0_g_per_kWh * 1000.0_kWh;
+    CHECK(approx_equal(in<tonnes>(emitted), 0.4));
+}
+
+TEST_CASE("time units: a year is 365 days, a month a twelfth of it") {
+    CHECK(in<hours>(1.0_years) == 8760.0);
+    CHECK(in<hours>(1.0_months) == 730.0);
+    CHECK(in<seconds>(1.0_us) == doctest::Approx(1e-6).epsilon(1e-15));
+    CHECK(in<minutes>(90.0_s) == 1.5);
+}
+
+TEST_CASE("approx_equal is relative and symmetric") {
+    CHECK(approx_equal(1.0, 1.0 + 1e-10));
+    CHECK_FALSE(approx_equal(1.0, 1.0 + 1e-8));
+    CHECK(approx_equal(1e-20, 1.000000000001e-20));
+    CHECK(approx_equal(0.0, 0.0));
+    CHECK_FALSE(approx_equal(0.0, 1e-300));
+    CHECK(approx_equal(100.0_GB, 101.0_GB, 0.01));
+    CHECK_FALSE(approx_equal(100.0_GB, 102.0_GB, 0.01));
+}
+
+TEST_CASE("approx_equal rejects a tolerance outside [0, 1)") {
+    CHECK_THROWS_AS(approx_equal(1.0, 1.0, -0.1), invalid_input);
+    CHECK_THROWS_WITH(approx_equal(1.0, 1.0, 1.5),
+                      "approx_equal: relative_tolerance = 1.5 must be in [0, 1)");
+}
