@@ -1,5 +1,4 @@
 # Install the headers and an exported target, so `find_package(gpucalc)` gives gpucalc::gpucalc.
-include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 install(DIRECTORY include/gpucalc DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})

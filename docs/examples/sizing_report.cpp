@@ -74,6 +74,20 @@ std::string bits_text(double bits) {
     return text;
 }
 
+void instance_section() {
+    std::cout << "== Cloud instance shapes ==\n\n";
+    std::vector<std::vector<std::string>> rows{
+        {"provider", "instance", "GPUs", "GPU memory", "vCPUs", "host memory", "network"}};
+    for (const gpucalc::instance_spec* i : cat::all_instances) {
+        rows.push_back({std::string(i->provider), std::string(i->name),
+                        std::to_string(i->gpus) + " x " + std::string(i->gpu.name),
+                        gpucalc::to_string(static_cast<double>(i->gpus) * i->gpu.memory),
+                        std::to_string(i->vcpus), gpucalc::to_string(i->host_memory),
+                        gpucalc::to_string(i->network)});
+    }
+    print_table(rows);
+}
+
 void storage_section() {
     std::cout << "== Storage formats: 7 billion parameters ==\n\n";
     struct named_format {
@@ -119,6 +133,7 @@ void units_section() {
 int main() {
     std::cout << "gpucalc " << gpucalc::version << " sizing report\n\n";
     gpu_section();
+    instance_section();
     storage_section();
     units_section();
     return 0;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "catalog/gpus.hpp"
+#include "catalog/instances.hpp"
 #include "catalog/links.hpp"
 #include "error.hpp"
 #include "format.hpp"

@@ -202,7 +202,7 @@ struct is_named_unit<T, std::void_t<typename T::quantity, decltype(T::base_per_u
 
 /// The way in: a quantity of `value` units, e.g. make<gibibytes>(80.0) is 80 GiB.
 template <class Unit>
-constexpr typename Unit::quantity make(double value) {
+constexpr auto make(double value) {  // `auto`, so a non-unit reaches the static_assert below
     static_assert(detail::is_named_unit<Unit>::value,
                   "gpucalc::make<Unit>: Unit must be a gpucalc unit such as gibibytes or hours");
     return Unit::quantity::from_value(value * Unit::base_per_unit);

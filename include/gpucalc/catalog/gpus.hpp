@@ -22,21 +22,30 @@ namespace catalog {
 
 namespace detail_mig {
 using namespace literals;
-// NVIDIA Multi-Instance GPU User Guide, "Supported MIG Profiles". Memory is the nominal figure
-// the profile's name gives; instances per GPU as listed there.
+// Profiles and instances per GPU: NVIDIA Multi-Instance GPU User Guide, "Supported MIG
+// Profiles". The guide gives memory only as a fraction (1/8, 2/8, 4/8, full) and names profiles
+// with rounded labels; the memory an instance really gets is what `nvidia-smi mig -lgip` reports,
+// in GiB, as quoted in public transcripts (a secondary source). Those sizes are used where they
+// were found for every profile (A100 40GB, A100 80GB, H100 80GB); elsewhere the name's figure
+// is used and marked uncertain.
 inline constexpr std::array<mig_profile, max_mig_profiles> a100_40gb{{
-    {"1g.5gb", 1, 5.0_GB, 7}, {"1g.10gb", 1, 10.0_GB, 4}, {"2g.10gb", 2, 10.0_GB, 3},
-    {"3g.20gb", 3, 20.0_GB, 2}, {"4g.20gb", 4, 20.0_GB, 1}, {"7g.40gb", 7, 40.0_GB, 1}}};
-inline constexpr std::array<mig_profile, max_mig_profiles> gpu_80gb{{
-    {"1g.10gb", 1, 10.0_GB, 7}, {"1g.20gb", 1, 20.0_GB, 4}, {"2g.20gb", 2, 20.0_GB, 3},
-    {"3g.40gb", 3, 40.0_GB, 2}, {"4g.40gb", 4, 40.0_GB, 1}, {"7g.80gb", 7, 80.0_GB, 1}}};
+    {"1g.5gb", 1, 4.75_GiB, 7},   {"1g.10gb", 1, 9.75_GiB, 4},  {"2g.10gb", 2, 9.75_GiB, 3},
+    {"3g.20gb", 3, 19.625_GiB, 2}, {"4g.20gb", 4, 19.625_GiB, 1}, {"7g.40gb", 7, 39.375_GiB, 1}}};
+inline constexpr std::array<mig_profile, max_mig_profiles> a100_80gb{{
+    {"1g.10gb", 1, 9.5_GiB, 7},   {"1g.20gb", 1, 19.5_GiB, 4},  {"2g.20gb", 2, 19.5_GiB, 3},
+    {"3g.40gb", 3, 39.25_GiB, 2}, {"4g.40gb", 4, 39.25_GiB, 1}, {"7g.80gb", 7, 79.0_GiB, 1}}};
+inline constexpr std::array<mig_profile, max_mig_profiles> h100_80gb{{
+    {"1g.10gb", 1, 9.75_GiB, 7},  {"1g.20gb", 1, 19.625_GiB, 4}, {"2g.20gb", 2, 19.625_GiB, 3},
+    {"3g.40gb", 3, 39.5_GiB, 2},  {"4g.40gb", 4, 39.5_GiB, 1},  {"7g.80gb", 7, 79.25_GiB, 1}}};
+// Uncertain: only 1g.12gb (10.62 GiB) was found measured; the rest are the names' figures.
 inline constexpr std::array<mig_profile, max_mig_profiles> h100_94gb{{
     {"1g.12gb", 1, 12.0_GB, 7}, {"1g.24gb", 1, 24.0_GB, 4}, {"2g.24gb", 2, 24.0_GB, 3},
     {"3g.47gb", 3, 47.0_GB, 2}, {"4g.47gb", 4, 47.0_GB, 1}, {"7g.94gb", 7, 94.0_GB, 1}}};
+// Uncertain: the names' figures (one transcript shows 1g.18gb at 16 GiB, 7g.141gb at 140 GiB).
 inline constexpr std::array<mig_profile, max_mig_profiles> h200_141gb{{
     {"1g.18gb", 1, 18.0_GB, 7}, {"1g.35gb", 1, 35.0_GB, 4}, {"2g.35gb", 2, 35.0_GB, 3},
     {"3g.71gb", 3, 71.0_GB, 2}, {"4g.71gb", 4, 71.0_GB, 1}, {"7g.141gb", 7, 141.0_GB, 1}}};
-// Uncertain: seen in a cloud vendor's tooling, not yet in NVIDIA's guide.
+// Uncertain: seen in a cloud vendor's tooling; the names' figures.
 inline constexpr std::array<mig_profile, max_mig_profiles> b200_180gb{{
     {"1g.23gb", 1, 23.0_GB, 7}, {"1g.45gb", 1, 45.0_GB, 4}, {"2g.45gb", 2, 45.0_GB, 3},
     {"3g.90gb", 3, 90.0_GB, 2}, {"4g.90gb", 4, 90.0_GB, 1}, {"7g.180gb", 7, 180.0_GB, 1}}};
@@ -105,14 +114,15 @@ inline constexpr gpu_spec a10g = [] {
     using namespace literals;
     gpu_spec g{};
     g.name = "A10G";
-    g.memory = 24.0_GiB;                      // AWS g5 documentation: 24 GB GDDR6
+    g.memory = 24.0_GiB;                      // AWS g5: 24 GB GDDR6 (AWS lists 22 GiB usable)
     g.memory_bandwidth = 600.0_GB_per_s;      // uncertain: TechPowerUp lists 600 GB/s like A10
     g.dense_peak.fp32 = 31.2_TFLOPS;          // uncertain: 31.2–31.5 (TechPowerUp; A10 is 31.2)
     g.dense_peak.tf32 = 35.0_TFLOPS;          // uncertain: 35 (NVIDIA via Baseten) to 62.5 (A10)
     g.dense_peak.bf16 = 70.0_TFLOPS;          // uncertain: 70 (NVIDIA via Baseten) to 125 (A10)
     g.dense_peak.fp16 = 70.0_TFLOPS;          // uncertain: as bf16
     g.dense_peak.int8 = 140.0_TFLOPS;         // uncertain: 140–250 TOPS, by the same ratio
-    g.tdp = 150.0_W;                          // uncertain: 150 W as A10 (TechPowerUp)
+    g.tdp = 300.0_W;                          // uncertain: 150–300 W; A10 is 150 W, but g5
+                                              // nvidia-smi logs show a 300 W cap; maximum taken
     g.host = pcie_gen4_x16;                   // AWS g5: PCIe Gen4
     return g;
 }();
@@ -147,7 +157,7 @@ inline constexpr gpu_spec a100_80gb_sxm = [] {
     g.name = "A100 80GB SXM";
     g.memory = 80.0_GiB;                      // datasheet: 80 GB HBM2e
     g.memory_bandwidth = 2039.0_GB_per_s;     // datasheet: 2,039 GB/s
-    g.mig = detail_mig::gpu_80gb;             // MIG user guide: up to 7 instances @ 10 GB
+    g.mig = detail_mig::a100_80gb;            // MIG user guide: up to 7 instances @ 10 GB
     return g;
 }();
 
@@ -181,7 +191,7 @@ inline constexpr gpu_spec h100_sxm = [] {
     g.tdp = 700.0_W;                          // datasheet: up to 700 W
     g.scale_up = nvlink4;                     // datasheet: NVLink 900 GB/s
     g.host = pcie_gen5_x16;                   // datasheet: PCIe Gen5 128 GB/s
-    g.mig = detail_mig::gpu_80gb;             // MIG user guide: up to 7 instances @ 10 GB
+    g.mig = detail_mig::h100_80gb;            // MIG user guide: up to 7 instances @ 10 GB
     g.mig_count = 6;
     return g;
 }();

@@ -1,0 +1,22 @@
+// flop_count_passed_as_rate.cpp: a FLOP count passed to a function that takes FLOP/s.
+// Must not compile; under GPUCALC_TWIN the corrected line must (see tests/CMakeLists.txt).
+// expect-gcc: could not convert .* from .quantity<.* to .quantity<
+// expect-clang: no matching function for call to 'utilization'
+#include <gpucalc/literals.hpp>
+#include <gpucalc/units.hpp>
+
+using namespace gpucalc::literals;
+
+// A user's function: the fraction of peak achieved.
+inline double utilization(gpucalc::flop_rate achieved, gpucalc::flop_rate peak) {
+    return achieved / peak;
+}
+
+void misuse() {
+#ifndef GPUCALC_TWIN
+    double r = utilization(400.0_TFLOP, 989.0_TFLOPS);
+#else
+    double r = utilization(400.0_TFLOPS, 989.0_TFLOPS);
+#endif
+    (void)r;
+}

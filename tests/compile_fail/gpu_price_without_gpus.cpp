@@ -1,0 +1,17 @@
+// gpu_price_without_gpus.cpp: $/GPU·h × hours without the GPU count is not money.
+// Must not compile; under GPUCALC_TWIN the corrected line must (see tests/CMakeLists.txt).
+// expect-gcc: conversion from .quantity<.* to non-scalar type .quantity<
+// expect-clang: no viable conversion from .quantity<.* to .quantity<
+#include <gpucalc/literals.hpp>
+#include <gpucalc/units.hpp>
+
+using namespace gpucalc::literals;
+
+void misuse() {
+#ifndef GPUCALC_TWIN
+    gpucalc::money r = 2.99_usd_per_gpu_hour * 10.0_h;
+#else
+    gpucalc::money r = 2.99_usd_per_gpu_hour * 8.0_gpu * 10.0_h;
+#endif
+    (void)r;
+}

@@ -1,0 +1,17 @@
+// size_as_bandwidth.cpp: a GB value given as bandwidth.
+// Must not compile; under GPUCALC_TWIN the corrected line must (see tests/CMakeLists.txt).
+// expect-gcc: conversion from .quantity<.* to non-scalar type .quantity<
+// expect-clang: no viable conversion from .quantity<.* to .quantity<
+#include <gpucalc/literals.hpp>
+#include <gpucalc/units.hpp>
+
+using namespace gpucalc::literals;
+
+void misuse() {
+#ifndef GPUCALC_TWIN
+    gpucalc::bandwidth r = 3.35_TB;
+#else
+    gpucalc::bandwidth r = 3.35_TB_per_s;
+#endif
+    (void)r;
+}

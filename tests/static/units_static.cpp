@@ -1,0 +1,70 @@
+// units_static.cpp: compile-time proofs that quantities have the right type AND value, and that
+// size and cost expressions work inside static_assert (C++17 and C++20).
+#include <gpucalc/literals.hpp>
+#include <gpucalc/units.hpp>
+
+#include <type_traits>
+
+namespace {
+using namespace gpucalc;
+using namespace gpucalc::literals;
+
+template <class Expected, class Actual>
+constexpr bool is(const Actual&) {
+    return std::is_same<Expected, Actual>::value;
+}
+
+// Literals land in the right type, in base units. Powers of two and integers below 2^53 are
+// exact, so these compare with ==.
+static_assert(is<data_size>(80.0_GiB) && 80.0_GiB == make<bytes>(85899345920.0), "GiB");
+static_assert(is<data_size>(1_GB) && in<bytes>(1_GB) == 1e9, "GB is decimal");
+static_assert(is<data_size>(1.0_KiB) && in<bytes>(1.0_KiB) == 1024.0, "KiB");
+static_assert(is<flop_count>(1.0_PFLOP) && in<flops>(1.0_PFLOP) == 1e15, "PFLOP");
+static_assert(is<flop_rate>(989.0_TFLOPS) && in<flops_per_second>(1.0_TFLOPS) == 1e12, "TFLOPS");
+static_assert(is<bandwidth>(3.0_TB_per_s) && in<bytes_per_second>(3.0_TB_per_s) == 3e12, "TB/s");
+static_assert(is<bandwidth>(400.0_Gb_per_s) && 400.0_Gb_per_s == 50.0_GB_per_s, "Gb/s is bits");
+static_assert(is<duration>(1.0_h) && 1.0_h == 3600.0_s && 1.0_days == 24.0_h, "hours, days");
+static_assert(1.0_years == 365.0_days && 12.0_months == 1.0_years, "year = 365 days");
+static_assert(is<money>(1.0_usd), "usd");
+static_assert(is<cost_rate>(98.32_usd_per_h), "instance price is $/h");
+static_assert(is<gpu_price>(2.99_usd_per_gpu_hour), "per-GPU price is $/GPU-h");
+static_assert(is<gpu_count>(8_gpu) && is<gpu_time>(1.0_gpu_hours), "GPU bookkeeping");
+static_assert(is<power>(10.2_kW) && in<watts>(10.2_kW) == 10200.0, "kW");
+static_assert(is<energy>(1.0_kWh) && in<joules>(1.0_kWh) == 3.6e6, "kWh is 3.6 MJ");
+static_assert(is<energy_price>(0.08_usd_per_kWh), "$/kWh");
+static_assert(is<data_price>(0.09_usd_per_GB), "$/GB");
+static_assert(is<co2_mass>(1.0_t) && 1.0_t == 1000.0_kg, "tonne");
+static_assert(is<grid_intensity>(400.0_g_per_kWh), "g/kWh");
+
+// Arithmetic yields the dimension a reader expects.
+static_assert(is<duration>(1.0_TFLOP / 1.0_TFLOPS), "FLOP / FLOP/s = s");
+static_assert(is<duration>(1.0_GB / 1.0_GB_per_s), "B / B/s = s");
+static_assert(is<arithmetic_intensity>(1.0_TFLOPS / 1.0_TB_per_s), "ridge point is FLOP/B");
+static_assert(is<gpu_time>(8.0_gpu * 10.0_h), "GPUs x hours = GPU-h");
+static_assert(is<money>(2.99_usd_per_gpu_hour * 8.0_gpu * 10.0_h), "price x GPUs x hours = $");
+static_assert(is<money>(98.32_usd_per_h * 10.0_h), "$/h x h = $");
+static_assert(is<gpu_price>(98.32_usd_per_h / 8.0_gpu), "instance $/h / GPUs = $/GPU-h");
+static_assert(is<energy>(10.2_kW * 1.0_h), "kW x h = energy");
+static_assert(is<money>(0.08_usd_per_kWh * 1.0_kWh), "$/kWh x kWh = $");
+static_assert(is<co2_mass>(400.0_g_per_kWh * 1.0_kWh), "g/kWh x kWh = mass");
+static_assert(is<money>(0.09_usd_per_GB * 1.0_TB), "$/GB x TB = $");
+
+// Values, exactly where every operand is exact.
+static_assert(2.0_usd_per_gpu_hour * 8.0_gpu * 10.0_h == 160.0_usd, "cost product");
+static_assert(in<gpu_hours>(8.0_gpu * 10.0_h) == 80.0, "80 GPU-h");
+static_assert(in<gibibytes>(64.0_GiB + 16.0_GiB) == 80.0, "sum of sizes");
+static_assert(in<seconds>(2.0_TFLOP / 1.0_TFLOPS) == 2.0, "2 s of work");
+
+// Cost budgets, as users write them, at compile time.
+static_assert(2.99_usd_per_gpu_hour * 1000.0_gpu_hours < 5000.0_usd, "within budget");
+static_assert(approx_equal(2.99_usd_per_gpu_hour * 1000.0_gpu_hours, 2990.0_usd), "$2,990");
+static_assert(approx_equal(in<usd_per_gpu_hour>(98.32_usd_per_h / 8.0_gpu), 12.29),
+              "domain.md: $98.32/h over 8 GPUs is $12.29/GPU-h");
+static_assert(!approx_equal(1.0_usd, 1.01_usd), "1% apart is not equal at 1e-9");
+static_assert(approx_equal(1.0_usd, 1.01_usd, 0.01), "but is at 1%");
+
+// Dimensionless ratios convert to double implicitly; nothing else does.
+static_assert(std::is_convertible<decltype(1.0_GB / 1.0_GB), double>::value, "ratio");
+constexpr double efficiency = 312.0_TFLOPS / 989.4_TFLOPS;
+static_assert(efficiency > 0.31 && efficiency < 0.32, "a fraction of peak");
+}  // namespace

@@ -1,0 +1,93 @@
+// format_test.cpp: quantities print as a person writes them, with prefixes, units and money
+// separators; doctest shows units in failed assertions.
+#include <gpucalc/format.hpp>
+#include <gpucalc/literals.hpp>
+#include <gpucalc/precision.hpp>
+
+#include <doctest/doctest.h>
+
+#include <sstream>
+
+using namespace gpucalc;
+using namespace gpucalc::literals;
+
+namespace {
+template <class T>
+std::string streamed(const T& value) {
+    std::ostringstream out;
+    out << value;
+    return out.str();
+}
+}  // namespace
+
+TEST_CASE("sizes print with binary prefixes by default, decimal on request") {
+    CHECK(to_string(80.0_GiB) == "80 GiB");
+    CHECK(to_string(80.0_GiB, {3, byte_prefixes::decimal}) == "85.9 GB");
+    CHECK(to_string(13.48_GB, {4, byte_prefixes::decimal}) == "13.48 GB");
+    CHECK(to_string(512.0_KiB) == "512 KiB");
+    CHECK(to_string(0.0_B) == "0 B");
+    CHECK(to_string(-2.5_GiB) == "-2.5 GiB");  // a negative margin
+}
+
+TEST_CASE("rounding that crosses a prefix moves to the next prefix") {
+    CHECK(to_string(999.7_GB, {3, byte_prefixes::decimal}) == "1 TB");
+    CHECK(to_string(59.99_s) == "1 min");
+}
+
+TEST_CASE("rates, compute and links") {
+    CHECK(to_string(3.35_TB_per_s) == "3.35 TB/s");
+    CHECK(to_string(989.4_TFLOPS) == "989 TFLOP/s");
+    CHECK(to_string(1978.9_TFLOPS) == "1.98 PFLOP/s");
+    CHECK(to_string(400.0_Gb_per_s) == "50 GB/s");
+    CHECK(to_string(3.14e23_FLOP) == "314 ZFLOP");
+    CHECK(to_string(295.0_FLOP_per_B) == "295 FLOP/B");
+}
+
+TEST_CASE("money has a dollar sign and thousands separators") {
+    CHECK(to_string(2990.0_usd) == "$2,990");
+    CHECK(to_string(333000.0_usd) == "$333,000");
+    CHECK(to_string(-1234.0_usd) == "-$1,230");
+    CHECK(to_string(2.99_usd_per_gpu_hour) == "$2.99/GPU\xC2\xB7h");
+    CHECK(to_string(98.32_usd_per_h) == "$98.3/h");
+    CHECK(to_string(98.32_usd_per_h, {4}) == "$98.32/h");
+    CHECK(to_string(0.0806_usd_per_kWh) == "$0.0806/kWh");
+    CHECK(to_string(0.09_usd_per_GB) == "$0.09/GB");
+}
+
+TEST_CASE("time, power, energy, carbon, GPU bookkeeping") {
+    CHECK(to_string(1.5_h) == "1.5 h");
+    CHECK(to_string(90.0_s) == "1.5 min");
+    CHECK(to_string(6.61_ms) == "6.61 ms");
+    CHECK(to_string(1.0_us) == "1 \xC2\xB5s");
+    CHECK(to_string(5.0_years) == "5 years");
+    CHECK(to_string(10.2_kW) == "10.2 kW");
+    CHECK(to_string(1234.0_kWh) == "1,230 kWh");
+    CHECK(to_string(1000.0_gpu_hours) == "1,000 GPU\xC2\xB7h");
+    CHECK(to_string(8.0_gpu) == "8 GPU");
+    CHECK(to_string(12.0_t) == "12 t");
+    CHECK(to_string(400.0_g_per_kWh) == "400 g/kWh");
+}
+
+TEST_CASE("a dimension without a name prints in base units") {
+    CHECK(to_string(1.0_FLOP / 1.0_s / 1.0_s) == "1 s^-2\xC2\xB7" "FLOP");
+}
+
+TEST_CASE("significant figures can be set, in to_string and on a stream") {
+    CHECK(to_string(3.14159_s, {5}) == "3.1416 s");
+    CHECK(to_string(3.14159_s, {1}) == "3 s");
+    std::ostringstream out;
+    out << significant_figures(5) << 3.14159_s << " " << decimal_bytes << 80.0_GiB;
+    CHECK(out.str() == "3.1416 s 85.899 GB");
+}
+
+TEST_CASE("operator<< prints quantities and enums") {
+    CHECK(streamed(80.0_GiB) == "80 GiB");
+    CHECK(streamed(number_format::nf4) == "nf4");
+    CHECK(streamed(compute_precision::tf32) == "tf32");
+}
+
+TEST_CASE("doctest shows units when a budget assertion fails") {
+    // doctest's stringification of both sides goes through gpucalc's operator<<.
+    CHECK(doctest::toString(2990.0_usd) == "$2,990");
+    CHECK(doctest::toString(3.35_TB_per_s) == "3.35 TB/s");
+}
