@@ -17,7 +17,7 @@ namespace cat = gpucalc::catalog;
 /// Display width of UTF-8 text: continuation bytes take no column.
 std::size_t columns(const std::string& text) {
     std::size_t n = 0;
-    for (unsigned char c : text) n += (c & 0xC0) != 0x80 ? 1 : 0;
+    for (char c : text) n += (static_cast<unsigned char>(c) & 0xC0U) != 0x80U ? 1 : 0;
     return n;
 }
 

@@ -214,7 +214,8 @@ template <class Unit, class Quantity>
 constexpr double in(const Quantity& q) {
     static_assert(detail::is_named_unit<Unit>::value,
                   "gpucalc::in<Unit>(q): Unit must be a gpucalc unit such as gibibytes or hours");
-    static_assert(std::is_same<Quantity, typename Unit::quantity>::value,
+    constexpr bool same_dimension = std::is_same<Quantity, typename Unit::quantity>::value;
+    static_assert(same_dimension,
                   "gpucalc::in<Unit>(q): Unit measures a different dimension than q");
     return q.value() / Unit::base_per_unit;
 }
@@ -250,7 +251,8 @@ template <class UnitA, class UnitB>
 constexpr bool approx_equal(const boost::units::quantity<UnitA, double>& a,
                             const boost::units::quantity<UnitB, double>& b,
                             double relative_tolerance = formula_tolerance) {
-    static_assert(std::is_same<UnitA, UnitB>::value,
+    constexpr bool same_dimension = std::is_same<UnitA, UnitB>::value;
+    static_assert(same_dimension,
                   "gpucalc::approx_equal: the two quantities have different dimensions");
     return approx_equal(a.value(), b.value(), relative_tolerance);
 }

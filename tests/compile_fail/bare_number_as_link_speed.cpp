@@ -1,6 +1,6 @@
 // bare_number_as_link_speed.cpp: a bare 400 meant as Gb/s: a link speed needs its unit (bits or bytes).
 // Must not compile; under GPUCALC_TWIN the corrected line must (see tests/CMakeLists.txt).
-// expect-gcc: conversion from .double. to non-scalar type .*bandwidth
+// expect-gcc: conversion from 'double' to non-scalar type 'gpucalc::bandwidth'
 // expect-clang: no viable conversion from 'double' to 'gpucalc::bandwidth'
 #include <gpucalc/literals.hpp>
 #include <gpucalc/units.hpp>

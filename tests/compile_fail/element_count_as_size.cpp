@@ -1,7 +1,7 @@
 // element_count_as_size.cpp: storage_size takes an element count, not bytes.
 // Must not compile; under GPUCALC_TWIN the corrected line must (see tests/CMakeLists.txt).
-// expect-gcc: cannot convert .* to .double.
-// expect-clang: no viable conversion from .* to 'double'
+// expect-gcc: cannot convert 'gpucalc::data_size' .* to 'double'
+// expect-clang: no viable conversion from 'gpucalc::data_size' .* to 'double'
 #include <gpucalc/precision.hpp>
 #include <gpucalc/literals.hpp>
 #include <gpucalc/units.hpp>

@@ -1,7 +1,7 @@
 // quantity_to_double.cpp: a quantity read as a bare double: leave through in<Unit>.
 // Must not compile; under GPUCALC_TWIN the corrected line must (see tests/CMakeLists.txt).
-// expect-gcc: cannot convert .* to .double. in initialization
-// expect-clang: no viable conversion from .* to 'double'
+// expect-gcc: cannot convert 'gpucalc::data_size' .* to 'double' in initialization
+// expect-clang: no viable conversion from 'gpucalc::data_size' .* to 'double'
 #include <gpucalc/literals.hpp>
 #include <gpucalc/units.hpp>
 

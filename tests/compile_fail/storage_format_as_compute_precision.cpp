@@ -1,6 +1,6 @@
 // storage_format_as_compute_precision.cpp: a storage format where a compute precision selects the peak.
 // Must not compile; under GPUCALC_TWIN the corrected line must (see tests/CMakeLists.txt).
-// expect-gcc: cannot convert .gpucalc::number_format. to .gpucalc::compute_precision.
+// expect-gcc: cannot convert 'gpucalc::number_format' to 'gpucalc::compute_precision'
 // expect-clang: cannot initialize a parameter of type 'gpucalc::compute_precision' with an rvalue of type 'gpucalc::number_format'
 #include <gpucalc/catalog/gpus.hpp>
 #include <gpucalc/literals.hpp>
