@@ -2,6 +2,7 @@
 // Opt-in: module headers never include it; the umbrella gpucalc.hpp does.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <ostream>
@@ -149,13 +150,16 @@ inline std::string number_text(double v, int significant, bool separators) {
         while (digits.back() == '0') digits.pop_back();
         if (digits.back() == '.') digits.pop_back();
     }
-    if (separators) {
-        const auto integer_end = digits.find('.') == std::string::npos ? digits.size()
-                                                                       : digits.find('.');
-        for (auto i = integer_end; i > 3; i -= 3) digits.insert(i - 3, ",");
+    // Copied out character by character (GCC 12 at -O2 reports a false -Wrestrict on
+    // std::string::insert), with a separator before each group of three integer digits.
+    const std::size_t integer_digits = std::min(digits.find('.'), digits.size());
+    std::string text = rounded < 0.0 ? "-" : "";
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        const std::size_t left = integer_digits - i;  // integer digits from here to the point
+        if (separators && i > 0 && i < integer_digits && left % 3 == 0) text += ',';
+        text += digits[i];
     }
-    const bool negative = rounded < 0.0;
-    return negative ? "-" + digits : digits;
+    return text;
 }
 
 /// Text for a base dimension inside a composed unit such as "FLOP·B^-1".
@@ -220,9 +224,15 @@ std::string to_string(const quantity_of<Dimension>& q, const format_options& opt
         if (size >= set.labels[i].factor) chosen = i;
     }
     const detail::unit_label& label = set.labels[chosen];
-    std::string text = detail::number_text(v / label.factor, significant, set.thousands_separator);
-    if (text[0] == '-') return "-" + std::string(label.before) + text.substr(1) + label.after;
-    return label.before + text + label.after;
+    const std::string number =
+        detail::number_text(v / label.factor, significant, set.thousands_separator);
+    // Appended piece by piece: GCC 12 at -O2 reports a false -Wrestrict on `"-" + string&&`.
+    const bool negative = number[0] == '-';
+    std::string text = negative ? "-" : "";
+    text += label.before;
+    text.append(number, negative ? 1 : 0, std::string::npos);
+    text += label.after;
+    return text;
 }
 
 namespace detail {
