@@ -70,45 +70,39 @@ struct gpu_spec {
     std::int32_t mig_count = 0;    ///< how many entries of `mig` are used
 };
 
+namespace detail {
+/// The table entry for `precision`; zero where the device has no such pipeline.
+constexpr flop_rate peak_entry(const peak_rates& peaks, compute_precision precision) {
+    switch (precision) {
+        case compute_precision::fp64: return peaks.fp64;
+        case compute_precision::fp64_tensor: return peaks.fp64_tensor;
+        case compute_precision::fp32: return peaks.fp32;
+        case compute_precision::tf32: return peaks.tf32;
+        case compute_precision::bf16: return peaks.bf16;
+        case compute_precision::fp16: return peaks.fp16;
+        case compute_precision::fp8: return peaks.fp8;
+        case compute_precision::int8: return peaks.int8;
+        case compute_precision::int4: return peaks.int4;
+        case compute_precision::fp4: return peaks.fp4;
+    }
+    return flop_rate{};
+}
+}  // namespace detail
+
+/// True when `gpu` has a dense peak at `precision`.
+constexpr bool supports(const gpu_spec& gpu, compute_precision precision) {
+    return detail::peak_entry(gpu.dense_peak, precision).value() > 0.0;
+}
+
 /// The dense peak of `gpu` at `precision`; invalid_input if the device cannot compute it
 /// (for example fp8 on an A100).
 constexpr flop_rate peak(const gpu_spec& gpu, compute_precision precision) {
-    flop_rate rate{};
-    switch (precision) {
-        case compute_precision::fp64: rate = gpu.dense_peak.fp64; break;
-        case compute_precision::fp64_tensor: rate = gpu.dense_peak.fp64_tensor; break;
-        case compute_precision::fp32: rate = gpu.dense_peak.fp32; break;
-        case compute_precision::tf32: rate = gpu.dense_peak.tf32; break;
-        case compute_precision::bf16: rate = gpu.dense_peak.bf16; break;
-        case compute_precision::fp16: rate = gpu.dense_peak.fp16; break;
-        case compute_precision::fp8: rate = gpu.dense_peak.fp8; break;
-        case compute_precision::int8: rate = gpu.dense_peak.int8; break;
-        case compute_precision::int4: rate = gpu.dense_peak.int4; break;
-        case compute_precision::fp4: rate = gpu.dense_peak.fp4; break;
-    }
-    if (!(rate.value() > 0.0)) {
+    if (!supports(gpu, precision)) {
         detail::throw_invalid("peak", "precision", std::string(to_string(precision)),
                               "is not supported by " + std::string(gpu.name) +
                                   " (it has no dense peak at that precision)");
     }
-    return rate;
-}
-
-/// True when `gpu` has a dense peak at `precision`.
-constexpr bool supports(const gpu_spec& gpu, compute_precision precision) {
-    switch (precision) {
-        case compute_precision::fp64: return gpu.dense_peak.fp64.value() > 0.0;
-        case compute_precision::fp64_tensor: return gpu.dense_peak.fp64_tensor.value() > 0.0;
-        case compute_precision::fp32: return gpu.dense_peak.fp32.value() > 0.0;
-        case compute_precision::tf32: return gpu.dense_peak.tf32.value() > 0.0;
-        case compute_precision::bf16: return gpu.dense_peak.bf16.value() > 0.0;
-        case compute_precision::fp16: return gpu.dense_peak.fp16.value() > 0.0;
-        case compute_precision::fp8: return gpu.dense_peak.fp8.value() > 0.0;
-        case compute_precision::int8: return gpu.dense_peak.int8.value() > 0.0;
-        case compute_precision::int4: return gpu.dense_peak.int4.value() > 0.0;
-        case compute_precision::fp4: return gpu.dense_peak.fp4.value() > 0.0;
-    }
-    return false;
+    return detail::peak_entry(gpu.dense_peak, precision);
 }
 
 /// Rejects a hand-written spec that no real device could have: a non-positive capacity or
