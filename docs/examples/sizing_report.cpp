@@ -47,7 +47,7 @@ std::string peak_text(const gpucalc::gpu_spec& gpu, gpucalc::compute_precision p
 }
 
 std::string link_text(const gpucalc::link_spec& link) {
-    return link.per_direction.value() > 0.0
+    return link.per_direction > 0.0_B_per_s
                ? std::string(link.name) + " " + gpucalc::to_string(link.per_direction)
                : "-";
 }
@@ -62,7 +62,7 @@ void gpu_section() {
                         peak_text(*gpu, gpucalc::compute_precision::bf16),
                         peak_text(*gpu, gpucalc::compute_precision::fp8),
                         peak_text(*gpu, gpucalc::compute_precision::fp64),
-                        gpu->tdp.value() > 0.0 ? gpucalc::to_string(gpu->tdp) : "n/p",
+                        gpu->tdp > 0.0_W ? gpucalc::to_string(gpu->tdp) : "n/p",
                         link_text(gpu->scale_up)});
     }
     print_table(rows);

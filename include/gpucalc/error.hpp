@@ -30,7 +30,7 @@ inline std::string number_text(double value) {
 /// Builds "function: field = value unit rule" and throws it. Never inlined into hot paths'
 /// fast branch: it is only reached when a check fails.
 [[noreturn]] inline void throw_invalid(const char* function, const char* field, double value,
-                                       const char* unit_symbol, const char* rule) {
+                                       const char* unit_symbol, const std::string& rule) {
     std::string message = function;
     message += ": ";
     message += field;

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 
@@ -16,6 +17,10 @@ namespace gpucalc {
 
 /// Which prefixes a data size prints with: 80 GiB (binary, 2^30) or 85.9 GB (decimal, 1e9).
 enum class byte_prefixes { binary, decimal };
+
+constexpr std::string_view to_string(byte_prefixes p) {
+    return p == byte_prefixes::binary ? "binary" : "decimal";
+}
 
 struct format_options {
     int significant_figures = 3;                   ///< digits kept; at least 1
@@ -122,6 +127,11 @@ inline label_set labels_for(const format_options& options) {
     }
 }
 
+/// Digits a printed value keeps: at least 1, and no more than a double holds.
+inline int clamp_significant(int significant) {
+    return significant < 1 ? 1 : (significant > 17 ? 17 : significant);
+}
+
 /// v rounded to `significant` digits (0 stays 0).
 inline double round_to_significant(double v, int significant) {
     if (v == 0.0 || !std::isfinite(v)) return v;
@@ -130,11 +140,21 @@ inline double round_to_significant(double v, int significant) {
     return std::round(v / step) * step;
 }
 
-/// Plain decimal text of v with `significant` digits: no exponent, trailing zeros dropped,
-/// and optionally a thousands separator in the integer part.
-inline std::string number_text(double v, int significant, bool separators) {
+/// Magnitudes outside [1e-9, 1e18) print in exponent form: plain digits would be noise.
+inline constexpr double smallest_plain = 1e-9;
+inline constexpr double largest_plain = 1e18;
+
+/// Decimal text of v with `significant` digits (1 to 17): no exponent inside the plain range,
+/// trailing zeros dropped, and optionally a thousands separator in the integer part.
+inline std::string rounded_text(double v, int significant, bool separators) {
+    significant = clamp_significant(significant);
     if (std::isnan(v)) return "nan";
     if (std::isinf(v)) return v < 0 ? "-inf" : "inf";
+    char buffer[64];
+    if (v != 0.0 && (std::fabs(v) < smallest_plain || std::fabs(v) >= largest_plain)) {
+        std::snprintf(buffer, sizeof buffer, "%.*e", significant - 1, v);
+        return buffer;
+    }
     const double rounded = round_to_significant(v, significant);
     int decimals = 0;
     if (rounded != 0.0) {
@@ -142,7 +162,6 @@ inline std::string number_text(double v, int significant, bool separators) {
         decimals = significant - 1 - exponent;
         if (decimals < 0) decimals = 0;
     }
-    char buffer[400];
     std::snprintf(buffer, sizeof buffer, "%.*f", decimals, std::fabs(rounded));
     std::string digits = buffer;
     const auto point = digits.find('.');
@@ -205,33 +224,45 @@ void append_dimension_text(
 }  // namespace detail
 
 /// Human-readable text of a quantity, e.g. "80 GiB", "$2,990", "3.35 TB/s".
-/// A dimension without a conventional name prints in base units, e.g. "2 FLOP·s^-2".
+/// A dimension without a conventional name prints in base units, e.g. "2 s^-2·FLOP".
 template <class Dimension>
 std::string to_string(const quantity_of<Dimension>& q, const format_options& options = {}) {
-    const int significant = options.significant_figures < 1 ? 1 : options.significant_figures;
+    const int significant = detail::clamp_significant(options.significant_figures);
     const double v = q.value();
     const detail::label_set set = detail::labels_for<quantity_of<Dimension>>(options);
     if (set.count == 0) {
         std::string unit_text;
         detail::append_dimension_text(unit_text, Dimension{});
-        return detail::number_text(v, significant, false) + unit_text;
+        return detail::rounded_text(v, significant, false) + unit_text;
     }
-    // Round first, so 999.7 GB reads "1 TB", then pick the largest label not above it.
-    const double rounded = detail::round_to_significant(v, significant);
-    const double size = std::fabs(rounded);
+    // The largest label not above |v|; then one label up if rounding reaches the next label's
+    // size in this label's units, so 999.7 GB reads "1 TB" rather than "1000 GB".
+    const double size = std::fabs(v);
     int chosen = 0;
     for (int i = 1; i < set.count; ++i) {
         if (size >= set.labels[i].factor) chosen = i;
     }
+    if (chosen + 1 < set.count) {
+        const double next_in_this = set.labels[chosen + 1].factor / set.labels[chosen].factor;
+        const double scaled = std::fabs(v) / set.labels[chosen].factor;
+        if (detail::round_to_significant(scaled, significant) >= next_in_this) ++chosen;
+    }
     const detail::unit_label& label = set.labels[chosen];
     const std::string number =
-        detail::number_text(v / label.factor, significant, set.thousands_separator);
+        detail::rounded_text(v / label.factor, significant, set.thousands_separator);
     // Appended piece by piece: GCC 12 at -O2 reports a false -Wrestrict on `"-" + string&&`.
     const bool negative = number[0] == '-';
     std::string text = negative ? "-" : "";
     text += label.before;
     text.append(number, negative ? 1 : 0, std::string::npos);
-    text += label.after;
+    // "1 day", not "1 days".
+    const std::string after = label.after;
+    if (number == "1" && after.size() > 1 && after.back() == 's' &&
+        (after == " days" || after == " years")) {
+        text.append(after, 0, after.size() - 1);
+    } else {
+        text += after;
+    }
     return text;
 }
 

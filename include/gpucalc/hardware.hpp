@@ -41,6 +41,8 @@ struct link_spec {
 /// A link from the bidirectional aggregate a datasheet prints.
 constexpr link_spec link_from_bidirectional(std::string_view name, bandwidth both_directions,
                                             duration latency) {
+    detail::require_non_negative("link_from_bidirectional", "both_directions", both_directions);
+    detail::require_non_negative("link_from_bidirectional", "latency", latency);
     return {name, 0.5 * both_directions, latency};
 }
 
@@ -105,24 +107,48 @@ constexpr flop_rate peak(const gpu_spec& gpu, compute_precision precision) {
     return detail::peak_entry(gpu.dense_peak, precision);
 }
 
+/// Rejects a link no hardware could have: a negative or non-finite bandwidth or latency.
+constexpr void check(const link_spec& link, const char* function, const char* field_bandwidth,
+                     const char* field_latency) {
+    detail::require_non_negative(function, field_bandwidth, link.per_direction);
+    detail::require_non_negative(function, field_latency, link.latency);
+}
+
 /// Rejects a hand-written spec that no real device could have: a non-positive capacity or
-/// bandwidth, a negative peak, TDP or link figure, or more MIG profiles than the array holds.
+/// bandwidth; a negative peak, TDP, link figure or latency; more MIG profiles than the array
+/// holds; a MIG profile with more memory than the device or slices outside 1–7.
 constexpr void check(const gpu_spec& gpu) {
-    detail::require_positive("check(gpu_spec)", "memory", gpu.memory);
-    detail::require_positive("check(gpu_spec)", "memory_bandwidth", gpu.memory_bandwidth);
-    detail::require_non_negative("check(gpu_spec)", "tdp", gpu.tdp);
-    const flop_rate peaks[] = {gpu.dense_peak.fp64, gpu.dense_peak.fp64_tensor,
-                               gpu.dense_peak.fp32, gpu.dense_peak.tf32,
-                               gpu.dense_peak.bf16, gpu.dense_peak.fp16,
-                               gpu.dense_peak.fp8,  gpu.dense_peak.int8,
-                               gpu.dense_peak.int4, gpu.dense_peak.fp4};
-    for (const flop_rate& p : peaks) detail::require_non_negative("check(gpu_spec)", "dense_peak", p);
-    detail::require_non_negative("check(gpu_spec)", "scale_up.per_direction",
-                                 gpu.scale_up.per_direction);
-    detail::require_non_negative("check(gpu_spec)", "host.per_direction", gpu.host.per_direction);
+    constexpr const char* function = "check(gpu_spec)";
+    detail::require_positive(function, "memory", gpu.memory);
+    detail::require_positive(function, "memory_bandwidth", gpu.memory_bandwidth);
+    detail::require_non_negative(function, "tdp", gpu.tdp);
+    for (compute_precision p : all_compute_precisions) {
+        const flop_rate rate = detail::peak_entry(gpu.dense_peak, p);
+        if (!(rate.value() >= 0.0 && rate.value() <= detail::largest_finite)) {
+            detail::throw_invalid(function, "dense_peak", rate.value(), "FLOP/s",
+                                  "must be finite and >= 0 (precision " +
+                                      std::string(to_string(p)) + ")");
+        }
+    }
+    check(gpu.scale_up, function, "scale_up.per_direction", "scale_up.latency");
+    check(gpu.host, function, "host.per_direction", "host.latency");
     if (gpu.mig_count < 0 || gpu.mig_count > static_cast<std::int32_t>(max_mig_profiles)) {
-        detail::throw_invalid("check(gpu_spec)", "mig_count", static_cast<double>(gpu.mig_count),
-                              "", "must be in [0, 6]");
+        detail::throw_invalid(function, "mig_count", static_cast<double>(gpu.mig_count), "",
+                              "must be in [0, " + std::to_string(max_mig_profiles) + "]");
+    }
+    for (std::int32_t i = 0; i < gpu.mig_count; ++i) {
+        const mig_profile& profile = gpu.mig[static_cast<std::size_t>(i)];
+        detail::require_positive(function, "mig.memory", profile.memory);
+        if (profile.memory > gpu.memory) {
+            detail::throw_invalid(function, "mig.memory", profile.memory.value(), "B",
+                                  "must not exceed the device memory");
+        }
+        if (profile.compute_slices < 1 || profile.compute_slices > 7) {
+            detail::throw_invalid(function, "mig.compute_slices",
+                                  static_cast<double>(profile.compute_slices), "",
+                                  "must be in [1, 7]");
+        }
+        detail::require_count(function, "mig.max_instances", profile.max_instances);
     }
 }
 
@@ -151,6 +177,8 @@ constexpr std::int64_t total_gpus(const cluster& c) {
 /// A node's scale-out bandwidth in one direction: NICs × per-NIC bandwidth.
 constexpr bandwidth node_network_bandwidth(const cluster& c) {
     detail::require_count("node_network_bandwidth", "nics_per_node", c.nics_per_node);
+    detail::require_positive("node_network_bandwidth", "inter_node.per_direction",
+                             c.inter_node.per_direction);
     return static_cast<double>(c.nics_per_node) * c.inter_node.per_direction;
 }
 

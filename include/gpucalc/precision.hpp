@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "detail/checks.hpp"
 #include "error.hpp"
 #include "units.hpp"
 
@@ -113,9 +114,7 @@ constexpr double bytes_per_element(const storage_format& f) { return bits_per_el
 
 /// The bytes `elements` values take in storage format `f`.
 constexpr data_size storage_size(double elements, const storage_format& f) {
-    if (!(elements >= 0.0)) {
-        detail::throw_invalid("storage_size", "elements", elements, "", "must be >= 0");
-    }
+    detail::require_non_negative("storage_size", "elements", elements);
     return make<bytes>(elements * bytes_per_element(f));
 }
 
@@ -162,6 +161,13 @@ enum class compute_precision {
     int4,
     fp4,
 };
+
+/// Every compute precision, for iteration.
+inline constexpr compute_precision all_compute_precisions[] = {
+    compute_precision::fp64, compute_precision::fp64_tensor, compute_precision::fp32,
+    compute_precision::tf32, compute_precision::bf16,        compute_precision::fp16,
+    compute_precision::fp8,  compute_precision::int8,        compute_precision::int4,
+    compute_precision::fp4};
 
 constexpr std::string_view to_string(compute_precision p) {
     switch (p) {

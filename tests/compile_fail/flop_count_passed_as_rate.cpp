@@ -1,6 +1,6 @@
 // flop_count_passed_as_rate.cpp: a FLOP count passed to a function that takes FLOP/s.
 // Must not compile; under GPUCALC_TWIN the corrected line must (see tests/CMakeLists.txt).
-// expect-gcc: flop_count_passed_as_rate\.cpp:[0-9]+:[0-9]+: error: could not convert '.*' from '.*' to '.*'
+// expect-gcc: flop_count_passed_as_rate\.cpp:@MISUSE_LINE@:[0-9]+: error: could not convert '.*' from '.*' to '.*'
 // expect-clang: no matching function for call to 'utilization'
 #include <gpucalc/literals.hpp>
 #include <gpucalc/units.hpp>

@@ -1,6 +1,6 @@
 // gpu_price_as_instance_price.cpp: $/GPU·h where $/h is needed.
 // Must not compile; under GPUCALC_TWIN the corrected line must (see tests/CMakeLists.txt).
-// expect-gcc: gpu_price_as_instance_price\.cpp:[0-9]+:[0-9]+: error: could not convert '.*' from '.*' to '.*'
+// expect-gcc: gpu_price_as_instance_price\.cpp:@MISUSE_LINE@:[0-9]+: error: could not convert '.*' from '.*' to '.*'
 // expect-clang: no matching function for call to 'hourly_bill'
 #include <gpucalc/literals.hpp>
 #include <gpucalc/units.hpp>

@@ -1,7 +1,7 @@
 // instance_price_as_gpu_price.cpp: $/h where $/GPU·h is needed: an 8-GPU instance price is not a per-GPU price.
 // Must not compile; under GPUCALC_TWIN the corrected line must (see tests/CMakeLists.txt).
-// expect-gcc: instance_price_as_gpu_price\.cpp:[0-9]+:[0-9]+: error: conversion from '.*' to non-scalar type '.*' requested
-// expect-clang: instance_price_as_gpu_price\.cpp:[0-9]+:[0-9]+: error: no viable conversion from '.*' to '.*'
+// expect-gcc: instance_price_as_gpu_price\.cpp:@MISUSE_LINE@:[0-9]+: error: conversion from '.*' to non-scalar type '.*' requested
+// expect-clang: instance_price_as_gpu_price\.cpp:@MISUSE_LINE@:[0-9]+: error: no viable conversion from '.*' to '.*'
 #include <gpucalc/literals.hpp>
 #include <gpucalc/units.hpp>
 

@@ -1,7 +1,7 @@
 // size_as_bandwidth.cpp: a GB value given as bandwidth.
 // Must not compile; under GPUCALC_TWIN the corrected line must (see tests/CMakeLists.txt).
-// expect-gcc: size_as_bandwidth\.cpp:[0-9]+:[0-9]+: error: conversion from '.*' to non-scalar type '.*' requested
-// expect-clang: size_as_bandwidth\.cpp:[0-9]+:[0-9]+: error: no viable conversion from '.*' to '.*'
+// expect-gcc: size_as_bandwidth\.cpp:@MISUSE_LINE@:[0-9]+: error: conversion from '.*' to non-scalar type '.*' requested
+// expect-clang: size_as_bandwidth\.cpp:@MISUSE_LINE@:[0-9]+: error: no viable conversion from '.*' to '.*'
 #include <gpucalc/literals.hpp>
 #include <gpucalc/units.hpp>
 

@@ -1,11 +1,14 @@
 // format_test.cpp: quantities print as a person writes them, with prefixes, units and money
-// separators; doctest shows units in failed assertions.
+// separators; doctest shows units in failed assertions. The expected texts are the forms the
+// foundation issue (#2) names: "80 GiB" or "85.9 GB", "3.35 TB/s", "989 TFLOP/s", "$2.99/GPU·h",
+// and the "$2,990" of ARCHITECTURE.md's failing-budget example.
 #include <gpucalc/format.hpp>
 #include <gpucalc/literals.hpp>
 #include <gpucalc/precision.hpp>
 
 #include <doctest/doctest.h>
 
+#include <limits>
 #include <sstream>
 
 using namespace gpucalc;
@@ -32,6 +35,33 @@ TEST_CASE("sizes print with binary prefixes by default, decimal on request") {
 TEST_CASE("rounding that crosses a prefix moves to the next prefix") {
     CHECK(to_string(999.7_GB, {3, byte_prefixes::decimal}) == "1 TB");
     CHECK(to_string(59.99_s) == "1 min");
+}
+
+TEST_CASE("exactly one of a binary or calendar unit prints as that unit") {
+    // Rounding in base units first would give "1020 MiB" and "365 days" here.
+    CHECK(to_string(1.0_GiB) == "1 GiB");
+    CHECK(to_string(1.0_KiB) == "1 KiB");
+    CHECK(to_string(make<pebibytes>(1024.0)) == "1 EiB");
+    CHECK(to_string(1.0_years) == "1 year");
+    CHECK(to_string(1.0_days) == "1 day");
+    CHECK(to_string(2.0_days) == "2 days");
+    CHECK(to_string(1020.0_GiB) == "1020 GiB");  // 3 figures; below 1 TiB
+}
+
+TEST_CASE("extreme values print in exponent form; non-finite values say so") {
+    CHECK(to_string(make<usd>(1e20)) == "$1.00e+20");
+    CHECK(to_string(0.000123_s) == "123 \xC2\xB5s");
+    CHECK(to_string(make<seconds>(1e-21)) == "1.00e-12 ns");
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    CHECK(to_string(make<usd>(nan)).find("nan") != std::string::npos);
+    CHECK(to_string(make<usd>(std::numeric_limits<double>::infinity())) == "$inf");
+}
+
+TEST_CASE("significant figures are clamped to what a double holds") {
+    CHECK(to_string(3.14159_s, {0}) == "3 s");
+    // 17 digits show the double nearest 3.14159 exactly as it is stored.
+    CHECK(to_string(3.14159_s, {std::numeric_limits<int>::max()}) == "3.1415899999999999 s");
+    CHECK(to_string(make<seconds>(1e-5), {500}) == "10 \xC2\xB5s");
 }
 
 TEST_CASE("rates, compute and links") {

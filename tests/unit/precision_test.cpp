@@ -58,7 +58,7 @@ TEST_CASE("invalid block layouts are rejected with the field and the rule") {
         "bits_per_element: scale_block_size = 4 needs block_size > 0: there are no scales to scale",
         invalid_input);
     CHECK_THROWS_WITH_AS(storage_size(-1.0, formats::fp16),
-                         "storage_size: elements = -1 must be >= 0", invalid_input);
+                         "storage_size: elements = -1 must be finite and >= 0", invalid_input);
     CHECK_THROWS_AS(storage_size(std::numeric_limits<double>::quiet_NaN(), formats::fp16),
                     invalid_input);
 }

@@ -37,18 +37,20 @@ inline constexpr std::array<mig_profile, max_mig_profiles> a100_80gb{{
 inline constexpr std::array<mig_profile, max_mig_profiles> h100_80gb{{
     {"1g.10gb", 1, 9.75_GiB, 7},  {"1g.20gb", 1, 19.625_GiB, 4}, {"2g.20gb", 2, 19.625_GiB, 3},
     {"3g.40gb", 3, 39.5_GiB, 2},  {"4g.40gb", 4, 39.5_GiB, 1},  {"7g.80gb", 7, 79.25_GiB, 1}}};
-// Uncertain: only 1g.12gb (10.62 GiB) was found measured; the rest are the names' figures.
+// Uncertain: only 1g.12gb (10.62 GiB) was found measured; the rest are the names' figures,
+// read as GiB like the device's own memory (so at most the 94 GiB the GPU has).
 inline constexpr std::array<mig_profile, max_mig_profiles> h100_94gb{{
-    {"1g.12gb", 1, 12.0_GB, 7}, {"1g.24gb", 1, 24.0_GB, 4}, {"2g.24gb", 2, 24.0_GB, 3},
-    {"3g.47gb", 3, 47.0_GB, 2}, {"4g.47gb", 4, 47.0_GB, 1}, {"7g.94gb", 7, 94.0_GB, 1}}};
-// Uncertain: the names' figures (one transcript shows 1g.18gb at 16 GiB, 7g.141gb at 140 GiB).
+    {"1g.12gb", 1, 12.0_GiB, 7}, {"1g.24gb", 1, 24.0_GiB, 4}, {"2g.24gb", 2, 24.0_GiB, 3},
+    {"3g.47gb", 3, 47.0_GiB, 2}, {"4g.47gb", 4, 47.0_GiB, 1}, {"7g.94gb", 7, 94.0_GiB, 1}}};
+// Uncertain: the names' figures as GiB (one transcript shows 1g.18gb at 16 GiB, 7g.141gb at
+// 140 GiB).
 inline constexpr std::array<mig_profile, max_mig_profiles> h200_141gb{{
-    {"1g.18gb", 1, 18.0_GB, 7}, {"1g.35gb", 1, 35.0_GB, 4}, {"2g.35gb", 2, 35.0_GB, 3},
-    {"3g.71gb", 3, 71.0_GB, 2}, {"4g.71gb", 4, 71.0_GB, 1}, {"7g.141gb", 7, 141.0_GB, 1}}};
-// Uncertain: seen in a cloud vendor's tooling; the names' figures.
+    {"1g.18gb", 1, 18.0_GiB, 7}, {"1g.35gb", 1, 35.0_GiB, 4}, {"2g.35gb", 2, 35.0_GiB, 3},
+    {"3g.71gb", 3, 71.0_GiB, 2}, {"4g.71gb", 4, 71.0_GiB, 1}, {"7g.141gb", 7, 141.0_GiB, 1}}};
+// Uncertain: seen in a cloud vendor's tooling; the names' figures as GiB.
 inline constexpr std::array<mig_profile, max_mig_profiles> b200_180gb{{
-    {"1g.23gb", 1, 23.0_GB, 7}, {"1g.45gb", 1, 45.0_GB, 4}, {"2g.45gb", 2, 45.0_GB, 3},
-    {"3g.90gb", 3, 90.0_GB, 2}, {"4g.90gb", 4, 90.0_GB, 1}, {"7g.180gb", 7, 180.0_GB, 1}}};
+    {"1g.23gb", 1, 23.0_GiB, 7}, {"1g.45gb", 1, 45.0_GiB, 4}, {"2g.45gb", 2, 45.0_GiB, 3},
+    {"3g.90gb", 3, 90.0_GiB, 2}, {"4g.90gb", 4, 90.0_GiB, 1}, {"7g.180gb", 7, 180.0_GiB, 1}}};
 }  // namespace detail_mig
 
 /// NVIDIA T4 (Turing, PCIe). Source: NVIDIA T4 Tensor Core GPU datasheet.
@@ -58,7 +60,7 @@ inline constexpr gpu_spec t4 = [] {
     gpu_spec g{};
     g.name = "T4";
     g.memory = 16.0_GiB;                      // datasheet: 16 GB GDDR6
-    g.memory_bandwidth = 320.0_GB_per_s;      // datasheet: "320+ GB/s" (theoretical peak)
+    g.memory_bandwidth = 300.0_GB_per_s;      // datasheet: 300 GB/s (TechPowerUp: 320 theoretical)
     g.dense_peak.fp64 = 0.25_TFLOPS;          // uncertain: TechPowerUp (1/32 rate), not NVIDIA
     g.dense_peak.fp32 = 8.1_TFLOPS;           // datasheet
     g.dense_peak.fp16 = 65.0_TFLOPS;          // datasheet: FP16/FP32 mixed precision
@@ -341,9 +343,9 @@ inline constexpr gpu_spec tpu_v5e = [] {
     g.memory_bandwidth = 819.0_GB_per_s;      // Google: 819 GB/s (one doc revision: "800 GiBps")
     g.dense_peak.bf16 = 197.0_TFLOPS;         // Google
     g.dense_peak.int8 = 394.0_TFLOPS;         // Google: 393–394 TOPS by revision
-    // uncertain: inter-chip interconnect 1,600 Gbps (older doc) or 400 GB/s bidirectional over
-    // 4 ports (newer); the older, smaller figure is taken: 200 GB/s bidirectional.
-    g.scale_up = link_from_bidirectional("ICI (v5e)", 1600.0_Gb_per_s, 3.0_us);
+    // Inter-chip interconnect: 1,600 Gbps (older doc) and 400 GB/s bidirectional (newer doc)
+    // agree if the former is per direction: 200 GB/s each way. Latency uncertain: ~1–5 µs.
+    g.scale_up = link_spec{"ICI (v5e)", 1600.0_Gb_per_s, 3.0_us};
     return g;
 }();
 
@@ -357,8 +359,9 @@ inline constexpr gpu_spec tpu_v5p = [] {
     g.dense_peak.bf16 = 459.0_TFLOPS;         // Google
     g.dense_peak.fp8 = 459.0_TFLOPS;          // uncertain: listed in a newer doc revision only
     g.dense_peak.int8 = 918.0_TFLOPS;         // Google: 918 TOPS
-    // uncertain: ICI 4,800 Gbps (older doc) or 1,200 GB/s bidirectional (newer); older taken.
-    g.scale_up = link_from_bidirectional("ICI (v5p)", 4800.0_Gb_per_s, 3.0_us);
+    // ICI: 4,800 Gbps (older doc) and 1,200 GB/s bidirectional (newer doc) agree if the former
+    // is per direction: 600 GB/s each way. Latency uncertain: ~1–5 µs.
+    g.scale_up = link_spec{"ICI (v5p)", 4800.0_Gb_per_s, 3.0_us};
     return g;
 }();
 

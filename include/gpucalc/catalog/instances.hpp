@@ -17,7 +17,8 @@ namespace catalog {
 //        (cloud.google.com/compute/docs/gpus/gpu-network-bandwidth).
 //   Azure: the ND-H100-v5, ND-H200-v5 and ND-GB200-v6 size-series pages (learn.microsoft.com,
 //        azure/virtual-machines/sizes/gpu-accelerated/).
-// - Host memory is stored in the unit the provider prints: AWS and Azure print GiB, Google GB.
+// - Host memory is in GiB. AWS and Azure print GiB; Google prints "GB" but means 2^30 bytes
+//   (its API reports memoryMb = GB x 1024, e.g. 1.7 GB as 1740 MB for g1-small).
 // - `network` is the instance's total scale-out bandwidth in one direction, from the provider's
 //   Gb/s figure (AWS: "bandwidth applies to both inbound and outbound traffic"). Where a provider
 //   prints a baseline and a burst, the sustained baseline is taken and the comment gives both.
@@ -127,7 +128,7 @@ inline constexpr instance_spec gcp_a3_highgpu_8g = [] {
     i.gpu = h100_sxm;                         // Google A3 High: NVIDIA H100 80GB
     i.gpus = 8;                               // Google: machine type name "-8g", 8 GPUs
     i.vcpus = 208;                            // Google: "The A3 machine series has 208 vCPUs"
-    i.host_memory = 1872.0_GB;                // Google: "1,872 GB of memory"
+    i.host_memory = 1872.0_GiB;               // Google: "1,872 GB of memory"
     i.network = 1000.0_Gb_per_s;              // Google GPU networking: A3 High 1,000 Gbps
     return i;
 }();
@@ -141,7 +142,7 @@ inline constexpr instance_spec gcp_a3_megagpu_8g = [] {
     i.gpu = h100_sxm;                         // Google GPU networking: A3 Mega is H100 80GB
     i.gpus = 8;                               // Google: 8 GPUs, 8 GPU NICs (GPUDirect-TCPXO)
     i.vcpus = 208;                            // Google: A3 Mega/High have 208 vCPUs
-    i.host_memory = 1872.0_GB;                // Google: 1,872 GB
+    i.host_memory = 1872.0_GiB;               // Google: 1,872 GB
     i.network = 1800.0_Gb_per_s;              // uncertain: 1,600-1,800 Gbps by doc revision
     return i;
 }();
@@ -155,7 +156,7 @@ inline constexpr instance_spec gcp_a3_ultragpu_8g = [] {
     i.gpu = h200;                             // Google GPU networking: NVIDIA H200 141GB
     i.gpus = 8;                               // Google: 8 GPUs, one CX-7 NIC each
     i.vcpus = 224;                            // Google: A3 "up to 224 vCPUs" (A3 Ultra)
-    i.host_memory = 2952.0_GB;                // uncertain: 2,944-2,952 GB by doc revision
+    i.host_memory = 2952.0_GiB;               // uncertain: 2,944-2,952 GB by doc revision
     i.network = 3600.0_Gb_per_s;              // Google: 3,600 = 3,200 CX-7 RDMA + 400 gVNIC
     return i;
 }();
@@ -169,7 +170,7 @@ inline constexpr instance_spec gcp_g2_standard_4 = [] {
     i.gpu = l4;                               // Google accelerator-optimized: G2 is L4
     i.gpus = 1;                               // Google G2 table (secondary copies)
     i.vcpus = 4;                              // Google G2 table (secondary copies)
-    i.host_memory = 16.0_GB;                  // Google G2 table (secondary copies)
+    i.host_memory = 16.0_GiB;                 // Google G2 table (secondary copies)
     i.network = 10.0_Gb_per_s;                // uncertain: 10 (recalled); G2 max 100 Gbps
     return i;
 }();

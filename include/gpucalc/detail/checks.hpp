@@ -36,8 +36,6 @@ constexpr const char* base_unit_text() {
 
 constexpr double largest_finite = std::numeric_limits<double>::max();
 
-constexpr bool is_finite(double v) { return v >= -largest_finite && v <= largest_finite; }
-
 /// A number that must be finite and > 0 (a size, a rate, a count).
 constexpr void require_positive(const char* function, const char* field, double value,
                                 const char* unit = "") {
