@@ -9,6 +9,7 @@
 #include "format.hpp"
 #include "hardware.hpp"
 #include "literals.hpp"
+#include "memory.hpp"
 #include "model.hpp"
 #include "precision.hpp"
 #include "units.hpp"

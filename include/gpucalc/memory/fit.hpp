@@ -1,0 +1,200 @@
+// memory/fit.hpp: the decisions a scheduler asks of memory: does it fit, how many GPUs at
+// least, the largest batch and context, the smallest MIG profile
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "../detail/checks.hpp"
+#include "../hardware.hpp"
+#include "inference.hpp"
+#include "training.hpp"
+
+namespace gpucalc {
+
+/// Whether a need fits a capacity, and by how much. `margin` is signed: negative when the job
+/// does not fit, by that many bytes.
+struct fit_verdict {
+    bool ok = false;
+    data_size margin{};     ///< usable − required
+    data_size usable{};     ///< capacity × (1 − headroom)
+    data_size required{};
+};
+
+/// Does `required` fit in `capacity` when `headroom` (a fraction in [0, 1)) is kept free?
+/// vLLM, for example, plans with 10% free (gpu_memory_utilization 0.9).
+constexpr fit_verdict fits(data_size required, data_size capacity, double headroom = 0.0) {
+    detail::require_non_negative("fits", "required", required);
+    detail::require_positive("fits", "capacity", capacity);
+    if (!(headroom >= 0.0 && headroom < 1.0)) {
+        detail::throw_invalid("fits", "headroom", headroom, "", "must be in [0, 1)");
+    }
+    fit_verdict v{};
+    v.required = required;
+    v.usable = (1.0 - headroom) * capacity;
+    v.margin = v.usable - required;
+    v.ok = v.margin >= data_size{};
+    return v;
+}
+
+constexpr fit_verdict fits(const inference_memory& need, const gpu_spec& gpu, double headroom = 0.0) {
+    return fits(need.total, gpu.memory, headroom);
+}
+constexpr fit_verdict fits(const training_memory& need, const gpu_spec& gpu, double headroom = 0.0) {
+    return fits(need.total, gpu.memory, headroom);
+}
+
+/// Why a search found nothing, or that it found something.
+enum class search_outcome {
+    found,
+    too_large_at_limit,  ///< even the largest split tried does not fit
+    not_sharded,         ///< ZeRO stage 0 replicates model states: more GPUs never help
+};
+
+constexpr std::string_view to_string(search_outcome o) {
+    switch (o) {
+        case search_outcome::found: return "found";
+        case search_outcome::too_large_at_limit: return "too_large_at_limit";
+        case search_outcome::not_sharded: return "not_sharded";
+    }
+    return "unknown";
+}
+
+/// The smallest tensor-parallel degree that serves `setup` on `gpu` (pipeline as given),
+/// trying the degrees TP allows up to `max_tensor_parallel`.
+struct serving_plan {
+    search_outcome outcome = search_outcome::too_large_at_limit;
+    std::int64_t tensor_parallel = 0;
+    std::int64_t gpus = 0;                ///< tensor_parallel × pipeline_parallel
+    fit_verdict verdict{};                ///< at the plan found, or at the largest degree tried
+};
+
+constexpr serving_plan min_gpus_for_inference(const transformer& m, inference_setup setup,
+                                              const gpu_spec& gpu, double headroom = 0.0,
+                                              std::int64_t max_tensor_parallel = 64) {
+    detail::require_count("min_gpus_for_inference", "max_tensor_parallel", max_tensor_parallel);
+    serving_plan plan{};
+    for (std::int64_t tp = 1; tp <= max_tensor_parallel && tp <= m.heads; ++tp) {
+        const std::int64_t kv = kv_heads_of(m);
+        if (m.heads % tp != 0 || (kv % tp != 0 && tp % kv != 0)) continue;
+        setup.tensor_parallel = tp;
+        plan.verdict = fits(inference_memory_per_gpu(m, setup), gpu, headroom);
+        plan.tensor_parallel = tp;
+        plan.gpus = tp * setup.pipeline_parallel;
+        if (plan.verdict.ok) {
+            plan.outcome = search_outcome::found;
+            return plan;
+        }
+    }
+    plan.outcome = search_outcome::too_large_at_limit;
+    return plan;
+}
+
+/// The smallest data-parallel degree at which a ZeRO-sharded job fits (tensor, pipeline and
+/// expert degrees as given): model states shrink with the data-parallel degree under ZeRO, so
+/// this is the minimum number of GPUs for that strategy. Without sharding (stage 0) more
+/// data-parallel GPUs never help, and the answer is the one degree tried.
+struct training_plan {
+    search_outcome outcome = search_outcome::too_large_at_limit;
+    std::int64_t data_parallel = 0;
+    std::int64_t gpus = 0;  ///< data × tensor × pipeline
+    fit_verdict verdict{};
+};
+
+constexpr training_plan min_gpus_for_training(const transformer& m, training_setup setup,
+                                              const gpu_spec& gpu, double headroom = 0.0,
+                                              std::int64_t max_data_parallel = 1 << 16) {
+    detail::require_count("min_gpus_for_training", "max_data_parallel", max_data_parallel);
+    const std::int64_t step = setup.parallel.expert;  // data must stay a multiple of expert
+    auto verdict_at = [&](std::int64_t dp) {
+        setup.parallel.data = dp;
+        return fits(training_memory_per_gpu(m, setup), gpu, headroom);
+    };
+    training_plan plan{};
+    std::int64_t high = setup.parallel.zero_stage == 0 ? step : (max_data_parallel / step) * step;
+    if (high < step) high = step;
+    plan.verdict = verdict_at(high);
+    plan.data_parallel = high;
+    if (!plan.verdict.ok) {
+        plan.outcome = setup.parallel.zero_stage == 0 ? search_outcome::not_sharded
+                                                      : search_outcome::too_large_at_limit;
+        plan.gpus = high * setup.parallel.tensor * setup.parallel.pipeline;
+        return plan;
+    }
+    // Memory falls monotonically with the data-parallel degree: bisect on multiples of `step`.
+    std::int64_t low = 0;  // in units of step: low never fits (or is 0), high fits
+    std::int64_t high_units = high / step;
+    while (high_units - low > 1) {
+        const std::int64_t mid = low + (high_units - low) / 2;
+        if (verdict_at(mid * step).ok) high_units = mid; else low = mid;
+    }
+    plan.data_parallel = high_units * step;
+    plan.verdict = verdict_at(plan.data_parallel);
+    plan.outcome = search_outcome::found;
+    plan.gpus = plan.data_parallel * setup.parallel.tensor * setup.parallel.pipeline;
+    return plan;
+}
+
+/// The largest value in [1, limit] for which `fits_at` holds, assuming it holds for all smaller
+/// values once it holds for a value (memory grows with batch and context); 0 if none.
+template <class Predicate>
+constexpr std::int64_t largest_that_fits(std::int64_t limit, Predicate fits_at) {
+    if (limit < 1 || !fits_at(1)) return 0;
+    if (fits_at(limit)) return limit;
+    std::int64_t low = 1, high = limit;  // low fits, high does not
+    while (high - low > 1) {
+        const std::int64_t mid = low + (high - low) / 2;
+        if (fits_at(mid)) low = mid; else high = mid;
+    }
+    return low;
+}
+
+/// The largest batch (sequences at `setup.context`) that fits on `gpu`; 0 if not even one.
+constexpr std::int64_t max_batch_for_inference(const transformer& m, inference_setup setup,
+                                               const gpu_spec& gpu, double headroom = 0.0,
+                                               std::int64_t limit = 1 << 20) {
+    return largest_that_fits(limit, [&](std::int64_t batch) {
+        setup.batch = batch;
+        return fits(inference_memory_per_gpu(m, setup), gpu, headroom).ok;
+    });
+}
+
+/// The longest context (tokens per sequence, at `setup.batch`) that fits on `gpu`, up to
+/// `limit` (default: the model's trained context); 0 if not even one token.
+constexpr std::int64_t max_context_for_inference(const transformer& m, inference_setup setup,
+                                                 const gpu_spec& gpu, double headroom = 0.0,
+                                                 std::int64_t limit = 0) {
+    const std::int64_t cap = limit > 0 ? limit : (m.max_context > 0 ? m.max_context : 1 << 20);
+    return largest_that_fits(cap, [&](std::int64_t context) {
+        setup.context = context;
+        return fits(inference_memory_per_gpu(m, setup), gpu, headroom).ok;
+    });
+}
+
+/// The largest micro-batch that fits for training; 0 if not even one.
+constexpr std::int64_t max_micro_batch_for_training(const transformer& m, training_setup setup,
+                                                    const gpu_spec& gpu, double headroom = 0.0,
+                                                    std::int64_t limit = 1 << 16) {
+    return largest_that_fits(limit, [&](std::int64_t b) {
+        setup.micro_batch = b;
+        return fits(training_memory_per_gpu(m, setup), gpu, headroom).ok;
+    });
+}
+
+/// The smallest MIG profile of `gpu` (by memory, then compute slices) that holds `required`;
+/// nullptr when none does or the GPU has no MIG.
+constexpr const mig_profile* smallest_mig_profile(const gpu_spec& gpu, data_size required,
+                                                  double headroom = 0.0) {
+    const mig_profile* best = nullptr;
+    for (std::int32_t i = 0; i < gpu.mig_count; ++i) {
+        const mig_profile& p = gpu.mig[static_cast<std::size_t>(i)];
+        if (!fits(required, p.memory, headroom).ok) continue;
+        if (best == nullptr || p.memory < best->memory ||
+            (p.memory == best->memory && p.compute_slices < best->compute_slices)) {
+            best = &p;
+        }
+    }
+    return best;
+}
+
+}  // namespace gpucalc

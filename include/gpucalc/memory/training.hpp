@@ -1,0 +1,308 @@
+// memory/training.hpp: how many bytes training or fine-tuning a model needs on each GPU:
+// weights, gradients, optimizer states, activations and overhead, under TP/PP/DP/SP/EP, ZeRO,
+// recompute, CPU offload and LoRA/QLoRA
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "../detail/checks.hpp"
+#include "../model.hpp"
+#include "../precision.hpp"
+#include "../units.hpp"
+#include "inference.hpp"
+#include "overhead.hpp"
+
+namespace gpucalc {
+
+/// Optimizers by the state they keep per trained parameter.
+enum class optimizer {
+    adamw,         ///< two fp32 moments: 8 bytes (ZeRO paper §3.1: K = 12 with the master copy)
+    sgd_momentum,  ///< one fp32 momentum: 4 bytes
+    adamw_8bit,    ///< two 8-bit moments, block-wise quantized (Dettmers et al. 2022): 2 bytes
+    adafactor,     ///< factored second moment, no momentum (Shazeer & Stern 2018): ~0 bytes
+};
+
+constexpr std::string_view to_string(optimizer o) {
+    switch (o) {
+        case optimizer::adamw: return "adamw";
+        case optimizer::sgd_momentum: return "sgd_momentum";
+        case optimizer::adamw_8bit: return "adamw_8bit";
+        case optimizer::adafactor: return "adafactor";
+    }
+    return "unknown";
+}
+
+/// Optimizer-state bytes per trained parameter, the fp32 master copy excluded.
+/// 8-bit Adam adds one fp32 scale per 2,048-value block per moment (Dettmers et al. 2022 §2);
+/// Adafactor keeps O(rows + columns) per matrix, taken as zero here.
+constexpr double optimizer_state_bytes(optimizer o) {
+    switch (o) {
+        case optimizer::adamw: return 8.0;
+        case optimizer::sgd_momentum: return 4.0;
+        case optimizer::adamw_8bit: return 2.0 + 2.0 * 4.0 / 2048.0;
+        case optimizer::adafactor: return 0.0;
+    }
+    return 0.0;
+}
+
+/// How a training job is split across GPUs.
+struct parallelism {
+    std::int64_t tensor = 1;
+    std::int64_t pipeline = 1;
+    std::int64_t data = 1;
+    std::int64_t expert = 1;        ///< expert parallelism: experts split across this many GPUs
+    std::int64_t zero_stage = 0;    ///< ZeRO 0–3 (FSDP: NO_SHARD 0, SHARD_GRAD_OP 2, FULL_SHARD 3)
+    bool sequence_parallel = false; ///< Korthikanti et al. 2022 §4.2.2 (needs tensor > 1 to matter)
+    std::int64_t interleave = 1;    ///< model chunks per pipeline stage (interleaved 1F1B)
+    /// Micro-batches in flight on the first stage; 0 means `pipeline`, which 1F1B reaches
+    /// (Korthikanti et al. 2022 §4.2.3).
+    std::int64_t microbatches_in_flight = 0;
+};
+
+/// FSDP sharding strategies, as ZeRO stages (PyTorch FSDP documentation; Zhao et al. 2023).
+enum class fsdp { no_shard = 0, shard_grad_op = 2, full_shard = 3 };
+constexpr std::int64_t zero_stage_of(fsdp strategy) { return static_cast<std::int64_t>(strategy); }
+
+/// Fine-tuning with LoRA/QLoRA: the base is frozen (no gradients or optimizer state) and
+/// stored in `frozen_base`; only the adapter trains.
+struct lora_finetune {
+    bool enabled = false;
+    lora_adapter adapter{};
+    storage_format frozen_base = formats::bf16;  ///< QLoRA: formats::nf4_double_quant
+};
+
+/// One training configuration. Every assumption is a field with its default's source.
+/// (A member shares its type's name where the domain has one word for both, e.g. `recompute`.)
+struct training_setup {
+    std::int64_t micro_batch = 1;
+    std::int64_t sequence = 2048;
+    gpucalc::recompute recompute = gpucalc::recompute::none;
+    /// FlashAttention (Dao et al. 2022) keeps no s² score matrix, only fp32 softmax statistics.
+    bool flash_attention = true;
+    /// Dropout on attention and residuals: GPT-3-style training (Korthikanti's models) uses it,
+    /// Llama-style training does not. It adds 1-byte masks and a second copy of the scores.
+    bool dropout = false;
+    parallelism parallel{};
+    gpucalc::optimizer optimizer = gpucalc::optimizer::adamw;
+    /// Mixed precision keeps an fp32 master copy of the weights (4 bytes; ZeRO paper §3.1).
+    bool fp32_master_weights = true;
+    storage_format parameters = formats::bf16;
+    /// Megatron-LM accumulates gradients in fp32 ("main_grad"); set formats::fp32 for that.
+    storage_format gradients = formats::bf16;
+    storage_format activations = formats::bf16;
+    /// ZeRO-Offload (Ren et al. 2021): optimizer states and the master copy live in CPU memory.
+    bool offload_optimizer = false;
+    /// ZeRO-Infinity (Rajbhandari et al. 2021): parameters live in CPU memory and are fetched
+    /// one layer at a time, two layers resident (ZeRO stage 3 only).
+    bool offload_parameters = false;
+    lora_finetune lora{};
+    runtime_overhead overhead{};
+};
+
+/// Bytes on the most loaded GPU (the first pipeline stage), by kind; offloaded bytes are
+/// reported as host memory per GPU.
+struct training_memory {
+    data_size weights{};
+    data_size gradients{};
+    data_size optimizer_states{};
+    data_size activations{};
+    data_size overhead{};
+    data_size total{};
+    data_size host_memory{};          ///< CPU memory offload needs, per GPU
+    data_size activations_per_layer{};  ///< one micro-batch, one layer (Korthikanti Table 2)
+};
+
+/// Activation bytes of one transformer layer for one micro-batch (Korthikanti et al. 2022,
+/// Table 2, generalized from their 4h-MLP multi-head layer to GQA and gated MLPs; derived).
+/// With their GPT layer, dropout on and 16-bit activations it is exactly:
+///   no recompute, TP t:       s·b·h·(10 + 24/t + 5·a·s/(h·t))
+///   + sequence parallel:      s·b·h·(34 + 5·a·s/h)/t
+///   selective recompute:      s·b·h·(10 + 24/t), or 34·s·b·h/t with SP
+///   full recompute:           2·s·b·h (each layer's input; not split by TP)
+/// FlashAttention drops the s² terms as selective recompute does, and keeps fp32 softmax
+/// statistics, 4·a·s·b/t bytes.
+constexpr data_size activation_bytes_per_layer(const transformer& m, const training_setup& t) {
+    const double s = static_cast<double>(t.sequence);
+    const double b = static_cast<double>(t.micro_batch);
+    const double h = static_cast<double>(m.hidden);
+    const double a = static_cast<double>(m.heads);
+    const double tp = static_cast<double>(t.parallel.tensor);
+    const double e = bytes_per_element({t.activations.element});  // bytes per activation
+    const double q_width = static_cast<double>(m.heads * head_dim_of(m));
+    const double kv_width = static_cast<double>(kv_heads_of(m) * head_dim_of(m));
+    const double f = static_cast<double>(m.ffn_hidden * active_experts_of(m));
+    const double sb = s * b;
+
+    if (t.recompute == recompute::full) return make<bytes>(e * sb * h);  // the layer's input
+
+    // Replicated under TP (split only by SP): the attention and MLP inputs, the two norms'
+    // inputs, and the two residual dropout masks (1 byte each).
+    const double replicated = e * 4.0 * sb * h + (t.dropout ? 2.0 * sb * h : 0.0);
+    // Split by TP: Q, K, V, the output projection's input, the MLP's intermediates.
+    const double mlp = (m.mlp == mlp_kind::gated ? 3.0 : 2.0) * f;
+    double split = e * sb * (2.0 * q_width + 2.0 * kv_width + mlp);
+    // The attention core: softmax output (and with dropout, its mask and output), a·s²·b each.
+    const bool scores_kept = t.recompute == recompute::none && !t.flash_attention;
+    if (scores_kept) {
+        split += (t.dropout ? 2.0 * e + 1.0 : e) * a * s * sb;
+    } else if (t.flash_attention && t.recompute == recompute::none) {
+        split += 4.0 * a * sb;  // fp32 log-sum-exp per query and head
+    }
+    const bool sp = t.parallel.sequence_parallel && t.parallel.tensor > 1;
+    return make<bytes>((sp ? replicated / tp : replicated) + split / tp);
+}
+
+namespace detail {
+
+constexpr void check(const transformer& m, const training_setup& t, const char* function) {
+    gpucalc::check(m, function);
+    require_count(function, "micro_batch", t.micro_batch);
+    require_count(function, "sequence", t.sequence);
+    check_tensor_parallel(m, t.parallel.tensor, function);
+    check_pipeline_parallel(m, t.parallel.pipeline, function);
+    require_count(function, "parallel.data", t.parallel.data);
+    require_count(function, "parallel.expert", t.parallel.expert);
+    if (experts_of(m) % t.parallel.expert != 0) {
+        throw_invalid(function, "parallel.expert", static_cast<double>(t.parallel.expert), "",
+                      "must divide experts = " + std::to_string(experts_of(m)));
+    }
+    if (t.parallel.data % t.parallel.expert != 0) {
+        throw_invalid(function, "parallel.expert", static_cast<double>(t.parallel.expert), "",
+                      "must divide parallel.data = " + std::to_string(t.parallel.data) +
+                          " (expert parallelism runs across data-parallel ranks)");
+    }
+    if (t.parallel.zero_stage < 0 || t.parallel.zero_stage > 3) {
+        throw_invalid(function, "parallel.zero_stage", static_cast<double>(t.parallel.zero_stage),
+                      "", "must be 0, 1, 2 or 3");
+    }
+    require_count(function, "parallel.interleave", t.parallel.interleave);
+    if (t.parallel.interleave > 1 && t.parallel.pipeline == 1) {
+        throw_invalid(function, "parallel.interleave", static_cast<double>(t.parallel.interleave),
+                      "", "needs parallel.pipeline > 1");
+    }
+    if (t.parallel.microbatches_in_flight < 0) {
+        throw_invalid(function, "parallel.microbatches_in_flight",
+                      static_cast<double>(t.parallel.microbatches_in_flight), "",
+                      "must be >= 0 (0 means parallel.pipeline)");
+    }
+    if (t.offload_parameters && t.parallel.zero_stage != 3) {
+        throw_invalid(function, "parallel.zero_stage", static_cast<double>(t.parallel.zero_stage),
+                      "", "must be 3 to offload parameters (ZeRO-Infinity shards them first)");
+    }
+    if (t.lora.enabled) require_count(function, "lora.adapter.rank", t.lora.adapter.rank);
+    check(t.overhead, function);
+}
+
+}  // namespace detail
+
+/// Parameters, gradients and optimizer states of `parameters` trained parameters on one GPU
+/// under ZeRO (Rajbhandari et al. 2020, §5): stage 1 shards the optimizer states (K bytes per
+/// parameter: the fp32 master copy and the optimizer's state), stage 2 also the gradients,
+/// stage 3 also the parameters, each over the data-parallel degree. Mixed-precision Adam is
+/// 2 + 2 + 12 = 16 bytes per parameter before sharding (§3.1).
+struct model_states {
+    data_size weights{};
+    data_size gradients{};
+    data_size optimizer_states{};
+};
+
+constexpr model_states model_states_per_gpu(double parameters, const training_setup& setup) {
+    detail::require_non_negative("model_states_per_gpu", "parameters", parameters);
+    const parallelism& par = setup.parallel;
+    if (par.zero_stage < 0 || par.zero_stage > 3) {
+        detail::throw_invalid("model_states_per_gpu", "parallel.zero_stage",
+                              static_cast<double>(par.zero_stage), "", "must be 0, 1, 2 or 3");
+    }
+    detail::require_count("model_states_per_gpu", "parallel.data", par.data);
+    const double dp = static_cast<double>(par.data);
+    const double k = optimizer_state_bytes(setup.optimizer) + (setup.fp32_master_weights ? 4.0 : 0.0);
+    model_states r{};
+    r.weights = storage_size(parameters / (par.zero_stage >= 3 ? dp : 1.0), setup.parameters);
+    r.gradients = storage_size(parameters / (par.zero_stage >= 2 ? dp : 1.0), setup.gradients);
+    r.optimizer_states = make<bytes>(parameters * k / (par.zero_stage >= 1 ? dp : 1.0));
+    return r;
+}
+
+/// Per-GPU memory to train `m` with `setup`, on the first pipeline stage (it holds the most
+/// activations). Model states follow ZeRO (model_states_per_gpu) for the parameters a GPU
+/// holds after tensor, pipeline and expert parallelism. Activations follow Korthikanti et al. 2022
+/// (activation_bytes_per_layer) times the layers of a stage and the micro-batches in flight,
+/// times (1 + (p − 1)/(p·m)) for an interleaved schedule (§4.2.3), plus the embedding-dropout
+/// masks and, without pipelining, the output layer's inputs and fp32 logits (§4.3).
+constexpr training_memory training_memory_per_gpu(const transformer& m,
+                                                  const training_setup& setup) {
+    constexpr const char* function = "training_memory";
+    detail::check(m, setup, function);
+    const parallelism& par = setup.parallel;
+    const detail::stage_weights w =
+        detail::weights_on_worst_stage(m, par.tensor, par.pipeline, par.expert);
+    const double stage_parameters = w.linear + w.embedding_class;
+
+    training_memory r{};
+    if (setup.lora.enabled) {
+        // The frozen base is stored once and never sharded by ZeRO (as in QLoRA, §3); the
+        // adapter trains with full mixed-precision state. Adapter parameters split like their
+        // layers: by TP, and by PP over the stage's layers.
+        r.weights = storage_size(w.linear, setup.lora.frozen_base) +
+                    storage_size(w.embedding_class, setup.parameters);
+        const double adapter =
+            static_cast<double>(lora_parameter_count(m, setup.lora.adapter)) /
+            static_cast<double>(par.tensor * par.pipeline);
+        r.weights += storage_size(adapter, setup.parameters);
+        r.gradients = storage_size(adapter, setup.gradients);
+        r.optimizer_states = make<bytes>(
+            adapter * (optimizer_state_bytes(setup.optimizer) + (setup.fp32_master_weights ? 4.0 : 0.0)));
+    } else {
+        // Expert weights are sharded by ZeRO over the expert-data-parallel group (data ÷
+        // expert ranks hold the same experts); everything else over all data-parallel ranks.
+        const model_states dense = model_states_per_gpu(stage_parameters - w.experts, setup);
+        training_setup expert_group = setup;
+        expert_group.parallel.data = par.data / par.expert;
+        const model_states experts = model_states_per_gpu(w.experts, expert_group);
+        r.weights = dense.weights + experts.weights;
+        r.gradients = dense.gradients + experts.gradients;
+        r.optimizer_states = dense.optimizer_states + experts.optimizer_states;
+    }
+    if (setup.offload_optimizer) {
+        r.host_memory += r.optimizer_states;
+        r.optimizer_states = data_size{};
+    }
+    if (setup.offload_parameters) {
+        // The ZeRO-3 shard moves to the host; the GPU keeps two gathered layers: the one
+        // computing and the one being prefetched (derived from ZeRO-Infinity's layer-wise
+        // fetching).
+        const double stage_layers = static_cast<double>(detail::ceil_div(m.layers, par.pipeline));
+        r.host_memory += r.weights;
+        r.weights = storage_size(2.0 * w.linear / stage_layers, setup.parameters);
+    }
+
+    // Activations on the first stage.
+    r.activations_per_layer = activation_bytes_per_layer(m, setup);
+    const std::int64_t p = par.pipeline;
+    const std::int64_t in_flight_wanted = par.microbatches_in_flight > 0 ? par.microbatches_in_flight : p;
+    const double in_flight = static_cast<double>(in_flight_wanted < p ? in_flight_wanted : p);
+    const double stage_layers = static_cast<double>(detail::ceil_div(m.layers, p));
+    const double interleave_factor =
+        1.0 + static_cast<double>(p - 1) / static_cast<double>(p * par.interleave);
+    r.activations = stage_layers * in_flight * (par.interleave > 1 ? interleave_factor : 1.0) *
+                    r.activations_per_layer;
+    const double sbh = static_cast<double>(setup.sequence * setup.micro_batch * m.hidden);
+    const double t = static_cast<double>(par.tensor);
+    if (setup.dropout) r.activations += make<bytes>(sbh * in_flight / t);  // embedding dropout mask
+    if (p == 1) {
+        // Final norm input, output projection input, and fp32 logits (Korthikanti §4.3:
+        // 4·s·b·h/t·(1 + v/h) at 16 bits).
+        const double e = bytes_per_element({setup.activations.element});
+        r.activations += make<bytes>((2.0 * e * sbh + 4.0 * sbh / static_cast<double>(m.hidden) *
+                                                          static_cast<double>(m.vocab)) / t);
+    }
+
+    const data_size tensors = r.weights + r.gradients + r.optimizer_states + r.activations;
+    const bool parallel = par.tensor * par.pipeline * par.data > 1;
+    r.overhead = detail::overhead_for(setup.overhead, tensors, parallel);
+    r.total = tensors + r.overhead;
+    return r;
+}
+
+}  // namespace gpucalc

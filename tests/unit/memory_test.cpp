@@ -1,0 +1,454 @@
+// memory_test.cpp: per-GPU memory for training and inference reproduces the ZeRO and
+// Korthikanti formulas and published figures; the scheduler decisions are consistent.
+#include <gpucalc/catalog/gpus.hpp>
+#include <gpucalc/catalog/models.hpp>
+#include <gpucalc/format.hpp>
+#include <gpucalc/literals.hpp>
+#include <gpucalc/memory.hpp>
+
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <utility>
+
+using namespace gpucalc;
+using namespace gpucalc::literals;
+namespace cat = gpucalc::catalog;
+
+namespace {
+training_setup zero(std::int64_t stage, std::int64_t data_parallel) {
+    training_setup t{};
+    t.parallel.zero_stage = stage;
+    t.parallel.data = data_parallel;
+    return t;
+}
+
+double states_gb(double parameters, std::int64_t stage, std::int64_t dp) {
+    const model_states s = model_states_per_gpu(parameters, zero(stage, dp));
+    return in<gigabytes>(s.weights + s.gradients + s.optimizer_states);
+}
+
+/// Korthikanti et al. 2022 Table 2, in units of s·b·h bytes, for their GPT layer.
+double korthikanti_row(const transformer& m, const training_setup& t) {
+    const double sbh = static_cast<double>(t.sequence * t.micro_batch * m.hidden);
+    return in<bytes>(activation_bytes_per_layer(m, t)) / sbh;
+}
+
+training_setup korthikanti_setup(std::int64_t tp, std::int64_t micro_batch) {
+    training_setup t{};
+    t.sequence = 2048;
+    t.micro_batch = micro_batch;
+    t.parallel.tensor = tp;
+    t.dropout = true;            // their GPT layers have dropout
+    t.flash_attention = false;   // and materialize the scores
+    return t;
+}
+}  // namespace
+
+TEST_CASE("ZeRO: mixed-precision Adam is 16 bytes per parameter before sharding") {
+    // Rajbhandari et al. 2020 §3.1: 2Ψ + 2Ψ + KΨ with K = 12; GPT-2 1.5B needs 24 GB.
+    CHECK(approx_equal(states_gb(1.5e9, 0, 1), 24.0));
+    CHECK(approx_equal(states_gb(1.0, 0, 1) * 1e9, 16.0));
+}
+
+TEST_CASE("ZeRO: Table 1, 7.5B model, per-device memory by stage and data-parallel degree") {
+    // Rajbhandari et al. 2020, Table 1 (GB = 1e9 B, printed to 3 figures; 0.05 GB absolute
+    // where one decimal is printed, 0.005 where two).
+    const double psi = 7.5e9;
+    struct row {
+        std::int64_t dp;
+        double os, os_g, os_g_p;
+    };
+    const row rows[] = {{1, 120, 120, 120},     {4, 52.5, 41.3, 30},  {16, 35.6, 21.6, 7.5},
+                        {64, 31.4, 16.6, 1.88}, {256, 30.4, 15.4, 0.47}, {1024, 30.1, 15.1, 0.12}};
+    for (const row& r : rows) {
+        CAPTURE(r.dp);
+        CHECK(states_gb(psi, 1, r.dp) == doctest::Approx(r.os).epsilon(0.051 / r.os));
+        CHECK(states_gb(psi, 2, r.dp) == doctest::Approx(r.os_g).epsilon(0.051 / r.os_g));
+        CHECK(states_gb(psi, 3, r.dp) == doctest::Approx(r.os_g_p).epsilon(0.0051 / r.os_g_p));
+    }
+    // Figure 1's caption: 120 GB -> 31.4 -> 16.6 -> 1.9 at Nd = 64.
+    CHECK(states_gb(psi, 0, 64) == 120.0);
+}
+
+TEST_CASE("ZeRO stage 0 to 3 with other optimizers: K follows the optimizer") {
+    training_setup t = zero(0, 1);
+    t.optimizer = optimizer::sgd_momentum;  // master 4 + momentum 4
+    CHECK(in<bytes>(model_states_per_gpu(1.0, t).optimizer_states) == 8.0);
+    t.optimizer = optimizer::adamw_8bit;    // master 4 + two 1-byte moments + block scales
+    CHECK(approx_equal(in<bytes>(model_states_per_gpu(1.0, t).optimizer_states), 6.0, 1e-2));
+    t.fp32_master_weights = false;          // pure bf16 AdamW: 2 + 2 + 8 = 12 bytes
+    t.optimizer = optimizer::adamw;
+    const model_states s = model_states_per_gpu(1.0, t);
+    CHECK(in<bytes>(s.weights + s.gradients + s.optimizer_states) == 12.0);
+}
+
+TEST_CASE("QLoRA's premise: 16-bit finetuning of a 65B model needs over 780 GB") {
+    // Dettmers et al. 2023 (QLoRA), abstract: ">780GB of GPU memory" for regular 16-bit
+    // finetuning of a 65B model: 16-bit weights and gradients and 32-bit Adam moments,
+    // 12 bytes per parameter. LLaMA-65B: Touvron et al. 2023, Table 2 (80 layers, 8,192
+    // wide, 64 heads); FFN 22,016 and vocabulary 32,000 from its released config.
+    transformer llama_65b = cat::llama_2_7b;
+    llama_65b.layers = 80;
+    llama_65b.hidden = 8192;
+    llama_65b.heads = 64;
+    llama_65b.kv_heads = 64;
+    llama_65b.head_dim = 128;
+    llama_65b.ffn_hidden = 22016;
+    // The released config gives 65,285,660,672 parameters (the paper's table prints 65.2B).
+    const double n = static_cast<double>(parameter_count(llama_65b).total);
+    CHECK(parameter_count(llama_65b).total == 65285660672LL);
+    training_setup t{};
+    t.fp32_master_weights = false;
+    const model_states s = model_states_per_gpu(n, t);
+    const double gb = in<gigabytes>(s.weights + s.gradients + s.optimizer_states);
+    CHECK(gb > 780.0);
+    CHECK(gb < 790.0);
+}
+
+TEST_CASE("Korthikanti Table 2: activation memory per layer, every technique, every model") {
+    // Korthikanti et al. 2022, Table 2 (bytes per layer, in units of s·b·h) on their Table 3
+    // configurations: exact to the formula.
+    const transformer* models[] = {&cat::korthikanti_22b, &cat::korthikanti_175b,
+                                   &cat::korthikanti_530b, &cat::korthikanti_1t};
+    for (const transformer* m : models) {
+        CAPTURE(std::string(m->name));
+        const double a = static_cast<double>(m->heads);
+        const double h = static_cast<double>(m->hidden);
+        const double s = 2048.0;
+        const double t = 8.0;
+        training_setup base = korthikanti_setup(8, 1);
+
+        training_setup none_1 = base;  // no parallelism at all
+        none_1.parallel.tensor = 1;
+        CHECK(approx_equal(korthikanti_row(*m, none_1), 34.0 + 5.0 * a * s / h));
+
+        CHECK(approx_equal(korthikanti_row(*m, base), 10.0 + 24.0 / t + 5.0 * a * s / (h * t)));
+
+        training_setup sp = base;
+        sp.parallel.sequence_parallel = true;
+        CHECK(approx_equal(korthikanti_row(*m, sp), (34.0 + 5.0 * a * s / h) / t));
+
+        training_setup selective = base;
+        selective.recompute = recompute::selective;
+        CHECK(approx_equal(korthikanti_row(*m, selective), 10.0 + 24.0 / t));
+
+        training_setup selective_sp = sp;
+        selective_sp.recompute = recompute::selective;
+        CHECK(approx_equal(korthikanti_row(*m, selective_sp), 34.0 / t));
+
+        training_setup full = base;
+        full.recompute = recompute::full;
+        CHECK(approx_equal(korthikanti_row(*m, full), 2.0));
+    }
+}
+
+TEST_CASE("Korthikanti §5: selective recompute saves 70% (GPT-3) and 65% (MT-NLG)") {
+    // 5as/h = 80 for GPT-3 175B and 64 for MT-NLG 530B; with sequence parallelism selective
+    // recompute keeps 34 of 34 + 5as/h, saving 80/114 = 70% and 64/98 = 65% (printed to 1%).
+    for (const auto& c : {std::make_pair(&cat::korthikanti_175b, 0.70),
+                          std::make_pair(&cat::korthikanti_530b, 0.65)}) {
+        training_setup sp = korthikanti_setup(8, 1);
+        sp.parallel.sequence_parallel = true;
+        training_setup selective = sp;
+        selective.recompute = recompute::selective;
+        const double saved = 1.0 - korthikanti_row(*c.first, selective) / korthikanti_row(*c.first, sp);
+        CHECK(saved == doctest::Approx(c.second).epsilon(0.005 / c.second));
+    }
+}
+
+TEST_CASE("Korthikanti §4.2.3/§4.3: the first pipeline stage holds p micro-batches of L/p layers") {
+    // Total on the first stage: s·b·h·L/t·(34 + 5as/h) (Eq. 5) plus the embedding-dropout
+    // masks s·b·h·p/t; the interleaved schedule multiplies by 1 + (p − 1)/(p·m).
+    const transformer& m = cat::korthikanti_175b;  // p = 8, m = 3 in their runs
+    training_setup t = korthikanti_setup(8, 1);
+    t.parallel.sequence_parallel = true;
+    t.parallel.pipeline = 8;
+    const double sbh = 2048.0 * 12288.0;
+    const double eq5 = sbh * 96.0 / 8.0 * (34.0 + 80.0);
+    const double dropout_masks = sbh * 8.0 / 8.0;
+    CHECK(approx_equal(in<bytes>(training_memory_per_gpu(m, t).activations), eq5 + dropout_masks));
+    t.parallel.interleave = 3;
+    const double factor = 1.0 + 7.0 / 24.0;
+    CHECK(approx_equal(in<bytes>(training_memory_per_gpu(m, t).activations),
+                       factor * eq5 + dropout_masks));
+    // Without pipelining the output layer adds 4·s·b·h/t·(1 + v/h) (§4.3).
+    training_setup flat = korthikanti_setup(8, 1);
+    flat.parallel.sequence_parallel = true;
+    const double flat_eq = sbh * 96.0 / 8.0 * (34.0 + 80.0) + sbh / 8.0 +
+                           4.0 * sbh / 8.0 * (1.0 + 51200.0 / 12288.0);
+    CHECK(approx_equal(in<bytes>(training_memory_per_gpu(m, flat).activations), flat_eq));
+}
+
+TEST_CASE("FlashAttention removes the s² term and keeps fp32 softmax statistics") {
+    training_setup t = korthikanti_setup(1, 1);
+    t.dropout = false;
+    t.flash_attention = true;
+    const transformer& m = cat::korthikanti_22b;
+    const double sbh = 2048.0 * 6144.0;
+    // 8 replicated + 24 split (16-bit, no masks) + 4·a·s·b bytes of log-sum-exp.
+    CHECK(approx_equal(in<bytes>(activation_bytes_per_layer(m, t)), 32.0 * sbh + 4.0 * 64.0 * 2048.0));
+}
+
+TEST_CASE("KV cache bytes per token for the catalogued models") {
+    // reference/hardware-and-models.md, "KV B/token (16-bit)".
+    CHECK(kv_cache_bytes_per_token(cat::llama_2_7b, formats::fp16) == 524288.0_B);
+    CHECK(kv_cache_bytes_per_token(cat::llama_2_7b, formats::fp16) == 512.0_KiB);
+    CHECK(kv_cache_bytes_per_token(cat::llama_2_13b, formats::bf16) == 819200.0_B);
+    CHECK(kv_cache_bytes_per_token(cat::llama_2_70b, formats::bf16) == 327680.0_B);
+    CHECK(kv_cache_bytes_per_token(cat::llama_3_8b, formats::bf16) == 131072.0_B);
+    CHECK(kv_cache_bytes_per_token(cat::llama_3_70b, formats::bf16) == 327680.0_B);
+    CHECK(kv_cache_bytes_per_token(cat::llama_3_1_405b, formats::bf16) == 516096.0_B);
+    CHECK(kv_cache_bytes_per_token(cat::mistral_7b, formats::bf16) == 131072.0_B);
+    CHECK(kv_cache_bytes_per_token(cat::mixtral_8x7b, formats::bf16) == 131072.0_B);
+    CHECK(kv_cache_bytes_per_token(cat::gpt3_175b, formats::bf16) == 4718592.0_B);
+    // A 4,096-token sequence: Llama-2-7B 2 GiB, 13B 3.125 GiB, 70B 1.25 GiB, Llama-3-8B 0.5 GiB.
+    CHECK(4096.0 * kv_cache_bytes_per_token(cat::llama_2_7b, formats::bf16) == 2.0_GiB);
+    CHECK(4096.0 * kv_cache_bytes_per_token(cat::llama_2_13b, formats::bf16) == 3.125_GiB);
+    CHECK(4096.0 * kv_cache_bytes_per_token(cat::llama_2_70b, formats::bf16) == 1.25_GiB);
+    CHECK(4096.0 * kv_cache_bytes_per_token(cat::llama_3_8b, formats::bf16) == 0.5_GiB);
+    // An 8-bit cache halves it.
+    CHECK(kv_cache_bytes_per_token(cat::llama_3_8b, formats::fp8_e4m3) == 65536.0_B);
+}
+
+TEST_CASE("inference: the KV cache scales with batch and context, split by TP, capped by a window") {
+    inference_setup s{};
+    s.batch = 8;
+    s.context = 4096;
+    s.tensor_parallel = 4;
+    const inference_memory r = inference_memory_per_gpu(cat::llama_2_70b, s);
+    CHECK(r.kv_cache == 8.0 * 4096.0 * 327680.0_B / 4.0);
+    // TP = 16 exceeds Llama-2-70B's 8 KV heads: each GPU holds one replicated head.
+    s.tensor_parallel = 16;
+    CHECK(inference_memory_per_gpu(cat::llama_2_70b, s).kv_cache_per_token == 2.0 * 80.0 * 128.0 * 2.0_B);
+    // Mistral's 4,096-token window caps the cache: 32k tokens cost what 4k do.
+    inference_setup w{};
+    w.context = 32768;
+    CHECK(inference_memory_per_gpu(cat::mistral_7b, w).cached_tokens_per_sequence == 4096);
+    CHECK(inference_memory_per_gpu(cat::mistral_7b, w).kv_cache == 4096.0 * 131072.0_B);
+    // Paged blocks of 16 round 100 tokens up to 112 (Kwon et al. 2023).
+    inference_setup paged{};
+    paged.context = 100;
+    paged.kv_block_tokens = 16;
+    CHECK(inference_memory_per_gpu(cat::llama_3_8b, paged).cached_tokens_per_sequence == 112);
+}
+
+TEST_CASE("inference weights at each precision: 7B at fp16 is about 14 GB") {
+    // domain.md: 7B ~ 14 GB at FP16, 7 GB at INT8, 3.5 GB at INT4 (weights alone).
+    inference_setup s{};
+    s.weights = formats::fp16;
+    s.embeddings = formats::fp16;
+    CHECK(approx_equal(in<gigabytes>(inference_memory_per_gpu(cat::llama_2_7b, s).weights),
+                       6738415616.0 * 2.0 / 1e9));
+    // int4 with fp16 group scales on the linear layers; embedding and head stay 16-bit.
+    s.weights = formats::int4_g128;
+    const double linear = 6738415616.0 - 2.0 * 131072000.0 - 65.0 * 4096.0;
+    const double expected = linear * 4.125 / 8.0 + (2.0 * 131072000.0 + 65.0 * 4096.0) * 2.0;
+    CHECK(approx_equal(in<bytes>(inference_memory_per_gpu(cat::llama_2_7b, s).weights), expected));
+}
+
+TEST_CASE("inference on a single GPU adds the KV cache and overhead the domain quotes") {
+    // domain.md: KV cache and framework overhead add roughly 20–30% on top of the weights for
+    // inference. A 7B model at fp16 with a few 4k sequences lands in that band.
+    inference_setup s{};
+    s.batch = 1;
+    s.context = 4096;
+    const inference_memory r = inference_memory_per_gpu(cat::llama_2_7b, s);
+    const double extra = in<bytes>(r.total - r.weights) / in<bytes>(r.weights);
+    CHECK(extra > 0.20);
+    CHECK(extra < 0.35);
+}
+
+TEST_CASE("7B full training does not fit one A100 80GB; ZeRO-3 over 8 does") {
+    // 16 bytes per parameter (ZeRO §3.1) x 6.74B = 108 GB > 80 GiB before any activation.
+    training_setup t{};
+    const fit_verdict one = fits(training_memory_per_gpu(cat::llama_2_7b, t), cat::a100_80gb_sxm);
+    CHECK_FALSE(one.ok);
+    CHECK(one.margin < 0.0_GiB);
+    t.parallel.data = 8;
+    t.parallel.zero_stage = 3;
+    const fit_verdict eight = fits(training_memory_per_gpu(cat::llama_2_7b, t), cat::a100_80gb_sxm);
+    CHECK(eight.ok);
+    CHECK(eight.margin > 0.0_GiB);
+    CHECK(approx_equal(eight.margin + eight.required, eight.usable));
+}
+
+TEST_CASE("minimum GPUs: ZeRO sharding finds the smallest data-parallel degree") {
+    training_setup t{};
+    t.parallel.zero_stage = 3;
+    const training_plan plan = min_gpus_for_training(cat::llama_2_7b, t, cat::a100_80gb_sxm);
+    REQUIRE(plan.outcome == search_outcome::found);
+    // It fits at the degree found and not one below.
+    t.parallel.data = plan.data_parallel;
+    CHECK(fits(training_memory_per_gpu(cat::llama_2_7b, t), cat::a100_80gb_sxm).ok);
+    t.parallel.data = plan.data_parallel - 1;
+    CHECK_FALSE(fits(training_memory_per_gpu(cat::llama_2_7b, t), cat::a100_80gb_sxm).ok);
+    // Without sharding, more GPUs never help, and the result says so.
+    training_setup replicated{};
+    CHECK(min_gpus_for_training(cat::llama_2_7b, replicated, cat::a100_80gb_sxm).outcome ==
+          search_outcome::not_sharded);
+}
+
+TEST_CASE("minimum GPUs to serve Llama-2-70B at 16 bits on H100: tensor parallel 2") {
+    // 69.0B parameters x 2 bytes = 138 GB: more than one 80 GiB H100, less than two.
+    inference_setup s{};
+    const serving_plan plan = min_gpus_for_inference(cat::llama_2_70b, s, cat::h100_sxm);
+    CHECK(plan.outcome == search_outcome::found);
+    CHECK(plan.tensor_parallel == 2);
+    CHECK(plan.gpus == 2);
+    // Llama-3.1-405B at 16 bits is 812 GB: more than 8 H100s hold (640 GiB = 687 GB).
+    const serving_plan big = min_gpus_for_inference(cat::llama_3_1_405b, s, cat::h100_sxm, 0.0, 8);
+    CHECK(big.outcome == search_outcome::too_large_at_limit);
+    CHECK(big.verdict.margin < 0.0_GiB);
+}
+
+TEST_CASE("largest batch and context: fit at the answer, not one above") {
+    inference_setup s{};
+    s.context = 4096;
+    const std::int64_t batch = max_batch_for_inference(cat::llama_3_8b, s, cat::l4, 0.1);
+    CHECK(batch > 0);
+    s.batch = batch;
+    CHECK(fits(inference_memory_per_gpu(cat::llama_3_8b, s), cat::l4, 0.1).ok);
+    s.batch = batch + 1;
+    CHECK_FALSE(fits(inference_memory_per_gpu(cat::llama_3_8b, s), cat::l4, 0.1).ok);
+
+    // Llama-2-7B at 16 bits on a 24 GiB A10: 12.6 GiB of weights leave room for ~20k tokens
+    // of 512 KiB each; past its trained 4,096 the default limit stops the search.
+    inference_setup c{};
+    CHECK(max_context_for_inference(cat::llama_2_7b, c, cat::a10) == 4096);
+    const std::int64_t context = max_context_for_inference(cat::llama_2_7b, c, cat::a10, 0.0, 1 << 20);
+    CHECK(context > 16384);
+    CHECK(context < 24576);
+    c.context = context;
+    CHECK(fits(inference_memory_per_gpu(cat::llama_2_7b, c), cat::a10).ok);
+    c.context = context + 1;
+    CHECK_FALSE(fits(inference_memory_per_gpu(cat::llama_2_7b, c), cat::a10).ok);
+    // Nothing fits: 0, not a negative or a throw.
+    CHECK(max_batch_for_inference(cat::llama_2_70b, inference_setup{}, cat::l4) == 0);
+}
+
+TEST_CASE("smallest MIG profile that holds a job") {
+    // A100 80GB profiles (MIG user guide; nvidia-smi sizes): 1g.10gb holds 9.5 GiB.
+    CHECK(std::string(smallest_mig_profile(cat::a100_80gb_sxm, 5.0_GiB)->name) == "1g.10gb");
+    CHECK(std::string(smallest_mig_profile(cat::a100_80gb_sxm, 15.0_GiB)->name) == "1g.20gb");
+    CHECK(std::string(smallest_mig_profile(cat::a100_80gb_sxm, 30.0_GiB)->name) == "3g.40gb");
+    CHECK(smallest_mig_profile(cat::a100_80gb_sxm, 90.0_GiB) == nullptr);
+    CHECK(smallest_mig_profile(cat::l4, 1.0_GiB) == nullptr);  // no MIG
+}
+
+TEST_CASE("QLoRA: a 7B model fine-tunes on one 24 GB GPU; full fine-tuning does not") {
+    // Dettmers et al. 2023: NF4 with double quantization for the frozen base, LoRA r = 64 on
+    // all linear layers, 16-bit adapters with 32-bit AdamW moments, gradient checkpointing.
+    training_setup q{};
+    q.sequence = 2048;
+    q.recompute = recompute::full;
+    q.fp32_master_weights = false;
+    q.lora.enabled = true;
+    q.lora.adapter = {64, lora_all_linear};
+    q.lora.frozen_base = formats::nf4_double_quant;
+    const training_memory r = training_memory_per_gpu(cat::llama_2_7b, q);
+    CHECK(fits(r, cat::a10).ok);
+    const double adapter = static_cast<double>(lora_parameter_count(cat::llama_2_7b, q.lora.adapter));
+    CHECK(approx_equal(in<bytes>(r.gradients), 2.0 * adapter));
+    CHECK(approx_equal(in<bytes>(r.optimizer_states), 8.0 * adapter));
+    training_setup full{};
+    full.recompute = recompute::full;
+    CHECK_FALSE(fits(training_memory_per_gpu(cat::llama_2_7b, full), cat::a10).ok);
+}
+
+TEST_CASE("CPU offload moves optimizer state (and, at ZeRO-3, parameters) to the host") {
+    training_setup t{};
+    t.parallel.zero_stage = 3;
+    t.parallel.data = 8;
+    const training_memory base = training_memory_per_gpu(cat::llama_2_7b, t);
+    t.offload_optimizer = true;
+    const training_memory opt = training_memory_per_gpu(cat::llama_2_7b, t);
+    CHECK(opt.optimizer_states == 0.0_B);
+    CHECK(opt.host_memory == base.optimizer_states);
+    CHECK(opt.total < base.total);
+    t.offload_parameters = true;
+    const training_memory params = training_memory_per_gpu(cat::llama_2_7b, t);
+    CHECK(params.host_memory == base.optimizer_states + base.weights);
+    CHECK(params.weights < base.weights);
+}
+
+TEST_CASE("pipeline and expert parallelism split the weights") {
+    training_setup t{};
+    t.parallel.pipeline = 4;
+    const training_memory pp = training_memory_per_gpu(cat::llama_2_7b, t);
+    const training_memory flat = training_memory_per_gpu(cat::llama_2_7b, training_setup{});
+    CHECK(pp.weights < flat.weights / 3.0);
+    // Mixtral: 8 experts over 8 expert-parallel ranks hold one expert each.
+    training_setup e{};
+    e.parallel.data = 8;
+    e.parallel.expert = 8;
+    const training_memory moe = training_memory_per_gpu(cat::mixtral_8x7b, e);
+    const training_memory dense = training_memory_per_gpu(cat::mixtral_8x7b, training_setup{});
+    CHECK(moe.weights < dense.weights / 4.0);
+}
+
+TEST_CASE("invalid setups are rejected with the function, field, value and rule") {
+    inference_setup s{};
+    s.tensor_parallel = 3;
+    CHECK_THROWS_WITH_AS(inference_memory_per_gpu(cat::llama_2_7b, s),
+                         "inference_memory: tensor_parallel = 3 must divide attention heads = 32",
+                         invalid_input);
+    // TP 8 divides 48 heads, but 12 KV heads neither divide by 8 nor divide 8.
+    transformer odd = cat::llama_2_7b;
+    odd.heads = 48;
+    odd.kv_heads = 12;
+    odd.hidden = 6144;
+    odd.head_dim = 128;
+    s.tensor_parallel = 8;
+    CHECK_THROWS_WITH_AS(inference_memory_per_gpu(odd, s),
+                         "inference_memory: tensor_parallel = 8 must divide KV heads = 12 or be a "
+                         "multiple of it (KV heads are then replicated)",
+                         invalid_input);
+    s = inference_setup{};
+    s.pipeline_parallel = 33;
+    CHECK_THROWS_WITH_AS(inference_memory_per_gpu(cat::llama_2_7b, s),
+                         "inference_memory: pipeline_parallel = 33 must not exceed layers = 32",
+                         invalid_input);
+    s = inference_setup{};
+    s.batch = 0;
+    CHECK_THROWS_WITH_AS(inference_memory_per_gpu(cat::llama_2_7b, s),
+                         "inference_memory: batch = 0 must be >= 1", invalid_input);
+    s = inference_setup{};
+    s.context = -5;
+    CHECK_THROWS_AS(inference_memory_per_gpu(cat::llama_2_7b, s), invalid_input);
+    s = inference_setup{};
+    s.overhead.cuda_context = make<gibibytes>(-1.0);
+    CHECK_THROWS_AS(inference_memory_per_gpu(cat::llama_2_7b, s), invalid_input);
+    s = inference_setup{};
+    s.overhead.fragmentation = std::numeric_limits<double>::quiet_NaN();
+    CHECK_THROWS_AS(inference_memory_per_gpu(cat::llama_2_7b, s), invalid_input);
+
+    training_setup t{};
+    t.parallel.zero_stage = 4;
+    CHECK_THROWS_WITH_AS(training_memory_per_gpu(cat::llama_2_7b, t),
+                         "training_memory: parallel.zero_stage = 4 must be 0, 1, 2 or 3",
+                         invalid_input);
+    t = training_setup{};
+    t.parallel.tensor = 5;
+    CHECK_THROWS_AS(training_memory_per_gpu(cat::llama_2_7b, t), invalid_input);
+    t = training_setup{};
+    t.parallel.tensor = 16;  // Llama-2-70B: 64 heads, 8 KV heads: 16 is a multiple of 8, valid
+    CHECK_NOTHROW(training_memory_per_gpu(cat::llama_2_70b, t));
+    t = training_setup{};
+    t.parallel.pipeline = 81;
+    CHECK_THROWS_AS(training_memory_per_gpu(cat::llama_2_70b, t), invalid_input);
+    t = training_setup{};
+    t.micro_batch = 0;
+    CHECK_THROWS_AS(training_memory_per_gpu(cat::llama_2_7b, t), invalid_input);
+    t = training_setup{};
+    t.parallel.expert = 3;
+    CHECK_THROWS_AS(training_memory_per_gpu(cat::mixtral_8x7b, t), invalid_input);
+    t = training_setup{};
+    t.offload_parameters = true;  // needs ZeRO-3
+    CHECK_THROWS_AS(training_memory_per_gpu(cat::llama_2_7b, t), invalid_input);
+    CHECK_THROWS_AS(fits(1.0_GiB, 0.0_GiB), invalid_input);
+    CHECK_THROWS_AS(fits(1.0_GiB, 80.0_GiB, 1.0), invalid_input);
+    CHECK_THROWS_AS(fits(-1.0_GiB, 80.0_GiB), invalid_input);
+}
