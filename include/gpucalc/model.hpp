@@ -82,12 +82,12 @@ constexpr void check(const transformer& m, const char* function = "check(transfo
     detail::require_count(function, "heads", m.heads);
     detail::require_count(function, "ffn_hidden", m.ffn_hidden);
     detail::require_count(function, "vocab", m.vocab);
-    if (m.kv_heads < 0 || (m.kv_heads > 0 && m.heads % m.kv_heads != 0)) {
+    if (m.kv_heads < 0 || (m.kv_heads > 0 && !detail::divides(m.kv_heads, m.heads))) {
         detail::throw_invalid(function, "kv_heads", static_cast<double>(m.kv_heads), "",
                               "must divide heads = " + std::to_string(m.heads) +
                                   " (0 means kv_heads = heads)");
     }
-    if (m.head_dim < 0 || (m.head_dim == 0 && m.hidden % m.heads != 0)) {
+    if (m.head_dim < 0 || (m.head_dim == 0 && !detail::divides(m.heads, m.hidden))) {
         detail::throw_invalid(function, "head_dim", static_cast<double>(m.head_dim), "",
                               "must be > 0, or 0 with hidden divisible by heads = " +
                                   std::to_string(m.heads));
@@ -157,11 +157,9 @@ constexpr layer_parameters layer_parameters_of(const transformer& m) {
 }
 }  // namespace detail
 
-/// Exact parameter count of `m`, derived from the architecture (each weight matrix is
-/// rows × columns; a bias adds its width; RMSNorm has hidden weights, LayerNorm 2 × hidden).
-/// Reproduces the published checkpoint counts (tests: Llama-2/3, Mistral, Mixtral).
-constexpr parameter_counts parameter_count(const transformer& m) {
-    check(m, "parameter_count");
+namespace detail {
+/// parameter_count() without the shape check, for callers that have checked `m` already.
+constexpr parameter_counts count_parameters(const transformer& m) {
     const detail::layer_parameters p = detail::layer_parameters_of(m);
     const std::int64_t attention = p.attention_weights + p.attention_biases;
     const std::int64_t expert = p.expert_weights + p.expert_biases;
@@ -178,6 +176,15 @@ constexpr parameter_counts parameter_count(const transformer& m) {
     c.total = c.embedding + c.attention + c.mlp + c.router + c.norms + c.lm_head;
     c.active = c.total - m.layers * (experts_of(m) - active_experts_of(m)) * expert;
     return c;
+}
+}  // namespace detail
+
+/// Exact parameter count of `m`, derived from the architecture (each weight matrix is
+/// rows × columns; a bias adds its width; RMSNorm has hidden weights, LayerNorm 2 × hidden).
+/// Reproduces the published checkpoint counts (tests: Llama-2/3, Mistral, Mixtral).
+constexpr parameter_counts parameter_count(const transformer& m) {
+    check(m, "parameter_count");
+    return detail::count_parameters(m);
 }
 
 /// Narayanan et al. 2021 (SC21), Eq. 2, for GPT-style models: P = 12·l·h²·(1 + 13/(12h) +

@@ -2,6 +2,7 @@
 // with the function, the field, the value (in base units) and the rule
 #pragma once
 
+#include <cstdint>
 #include <limits>
 #include <type_traits>
 
@@ -35,6 +36,29 @@ constexpr const char* base_unit_text() {
 }
 
 constexpr double largest_finite = std::numeric_limits<double>::max();
+
+/// Whether `divisor` divides `value` exactly, for counts below 2^53. Done in double arithmetic:
+/// hot paths validate their input on every call, and a 64-bit integer division costs several
+/// times a floating-point one.
+constexpr bool divides(std::int64_t divisor, std::int64_t value) {
+    if (divisor == 0) return false;
+    if (divisor == 1) return true;
+    const double quotient = static_cast<double>(value) / static_cast<double>(divisor);
+    return static_cast<double>(static_cast<std::int64_t>(quotient)) == quotient;
+}
+
+/// value / divisor for a divisor known to divide it (checked by the caller), without an
+/// integer division.
+constexpr std::int64_t exact_quotient(std::int64_t value, std::int64_t divisor) {
+    return divisor == 1 ? value
+                        : static_cast<std::int64_t>(static_cast<double>(value) /
+                                                    static_cast<double>(divisor));
+}
+
+/// ceil(a / b) for positive counts.
+constexpr std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
+    return b == 1 ? a : (a + b - 1) / b;
+}
 
 /// A number that must be finite and > 0 (a size, a rate, a count).
 constexpr void require_positive(const char* function, const char* field, double value,

@@ -76,7 +76,7 @@ constexpr serving_plan min_gpus_for_inference(const transformer& m, inference_se
     serving_plan plan{};
     for (std::int64_t tp = 1; tp <= max_tensor_parallel && tp <= m.heads; ++tp) {
         const std::int64_t kv = kv_heads_of(m);
-        if (m.heads % tp != 0 || (kv % tp != 0 && tp % kv != 0)) continue;
+        if (!detail::divides(tp, m.heads) || (!detail::divides(tp, kv) && !detail::divides(kv, tp))) continue;
         setup.tensor_parallel = tp;
         plan.verdict = fits(inference_memory_per_gpu(m, setup), gpu, headroom);
         plan.tensor_parallel = tp;

@@ -61,12 +61,12 @@ namespace detail {
 /// divide them; KV heads are split when TP divides them and replicated when they divide TP.
 constexpr void check_tensor_parallel(const transformer& m, std::int64_t tp, const char* function) {
     require_count(function, "tensor_parallel", tp);
-    if (m.heads % tp != 0) {
+    if (!divides(tp, m.heads)) {
         throw_invalid(function, "tensor_parallel", static_cast<double>(tp), "",
                       "must divide attention heads = " + std::to_string(m.heads));
     }
     const std::int64_t kv = kv_heads_of(m);
-    if (kv % tp != 0 && tp % kv != 0) {
+    if (!divides(tp, kv) && !divides(kv, tp)) {
         throw_invalid(function, "tensor_parallel", static_cast<double>(tp), "",
                       "must divide KV heads = " + std::to_string(kv) +
                           " or be a multiple of it (KV heads are then replicated)");
@@ -85,7 +85,7 @@ constexpr void check_pipeline_parallel(const transformer& m, std::int64_t pp,
 /// KV heads one GPU holds: its share, or one replicated head when TP exceeds the KV heads.
 constexpr std::int64_t kv_heads_per_gpu(const transformer& m, std::int64_t tp) {
     const std::int64_t kv = kv_heads_of(m);
-    return kv >= tp ? kv / tp : 1;
+    return kv >= tp ? exact_quotient(kv, tp) : 1;  // check_tensor_parallel: tp divides kv
 }
 
 /// Weight elements on the most loaded pipeline stage, split into linear-layer weights and
@@ -100,22 +100,24 @@ struct stage_weights {
 
 constexpr stage_weights weights_on_worst_stage(const transformer& m, std::int64_t tp,
                                                std::int64_t pp, std::int64_t expert_parallel) {
-    const parameter_counts c = parameter_count(m);
     const layer_parameters p = layer_parameters_of(m);
     const double t = static_cast<double>(tp);
     const double layers = static_cast<double>(ceil_div(m.layers, pp));
-    const double experts_here = static_cast<double>(experts_of(m) / expert_parallel);
+    const double experts_here =
+        static_cast<double>(experts_of(m)) / static_cast<double>(expert_parallel);
     const double linear_per_layer =
         static_cast<double>(p.attention_weights + p.attention_biases) / t +
         experts_here * static_cast<double>(p.expert_weights + p.expert_biases) / t +
         static_cast<double>(p.router);
     const double norms_per_layer = 2.0 * static_cast<double>(p.norm);
-    const double embedding = static_cast<double>(c.embedding) / t;
     const double head = static_cast<double>(m.vocab * m.hidden) / t;
+    const double positions =
+        m.positions == position_kind::learned ? static_cast<double>(m.max_context * m.hidden) / t : 0.0;
+    const double embedding = head + positions;  // the token table is vocab × hidden, as the head
     const double final_norm = static_cast<double>(p.norm);
     double ends = 0.0;
     if (pp == 1) {
-        ends = embedding + static_cast<double>(c.lm_head) / t + final_norm;
+        ends = embedding + (m.tied_embeddings ? 0.0 : head) + final_norm;
     } else {
         const double last = head + final_norm;  // tied or not, the last stage holds a head
         ends = embedding > last ? embedding : last;

@@ -40,9 +40,6 @@ constexpr data_size overhead_for(const runtime_overhead& o, data_size tensors, b
     return o.cuda_context + o.fragmentation * tensors +
            (parallel ? o.communication_buffers : data_size{});
 }
-
-/// ceil(a / b) for positive counts.
-constexpr std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 }  // namespace detail
 
 }  // namespace gpucalc

@@ -163,11 +163,11 @@ constexpr void check(const transformer& m, const training_setup& t, const char* 
     check_pipeline_parallel(m, t.parallel.pipeline, function);
     require_count(function, "parallel.data", t.parallel.data);
     require_count(function, "parallel.expert", t.parallel.expert);
-    if (experts_of(m) % t.parallel.expert != 0) {
+    if (!divides(t.parallel.expert, experts_of(m))) {
         throw_invalid(function, "parallel.expert", static_cast<double>(t.parallel.expert), "",
                       "must divide experts = " + std::to_string(experts_of(m)));
     }
-    if (t.parallel.data % t.parallel.expert != 0) {
+    if (!divides(t.parallel.expert, t.parallel.data)) {
         throw_invalid(function, "parallel.expert", static_cast<double>(t.parallel.expert), "",
                       "must divide parallel.data = " + std::to_string(t.parallel.data) +
                           " (expert parallelism runs across data-parallel ranks)");
@@ -207,6 +207,21 @@ struct model_states {
     data_size optimizer_states{};
 };
 
+namespace detail {
+/// model_states_per_gpu() for a setup already checked, sharded over `data_parallel` ranks.
+constexpr model_states shard_model_states(double parameters, const training_setup& setup,
+                                          std::int64_t data_parallel) {
+    const std::int64_t stage = setup.parallel.zero_stage;
+    const double dp = static_cast<double>(data_parallel);
+    const double k = optimizer_state_bytes(setup.optimizer) + (setup.fp32_master_weights ? 4.0 : 0.0);
+    model_states r{};
+    r.weights = storage_size(parameters / (stage >= 3 ? dp : 1.0), setup.parameters);
+    r.gradients = storage_size(parameters / (stage >= 2 ? dp : 1.0), setup.gradients);
+    r.optimizer_states = make<bytes>(parameters * k / (stage >= 1 ? dp : 1.0));
+    return r;
+}
+}  // namespace detail
+
 constexpr model_states model_states_per_gpu(double parameters, const training_setup& setup) {
     detail::require_non_negative("model_states_per_gpu", "parameters", parameters);
     const parallelism& par = setup.parallel;
@@ -215,13 +230,7 @@ constexpr model_states model_states_per_gpu(double parameters, const training_se
                               static_cast<double>(par.zero_stage), "", "must be 0, 1, 2 or 3");
     }
     detail::require_count("model_states_per_gpu", "parallel.data", par.data);
-    const double dp = static_cast<double>(par.data);
-    const double k = optimizer_state_bytes(setup.optimizer) + (setup.fp32_master_weights ? 4.0 : 0.0);
-    model_states r{};
-    r.weights = storage_size(parameters / (par.zero_stage >= 3 ? dp : 1.0), setup.parameters);
-    r.gradients = storage_size(parameters / (par.zero_stage >= 2 ? dp : 1.0), setup.gradients);
-    r.optimizer_states = make<bytes>(parameters * k / (par.zero_stage >= 1 ? dp : 1.0));
-    return r;
+    return detail::shard_model_states(parameters, setup, par.data);
 }
 
 /// Per-GPU memory to train `m` with `setup`, on the first pipeline stage (it holds the most
@@ -256,13 +265,18 @@ constexpr training_memory training_memory_per_gpu(const transformer& m,
     } else {
         // Expert weights are sharded by ZeRO over the expert-data-parallel group (data ÷
         // expert ranks hold the same experts); everything else over all data-parallel ranks.
-        const model_states dense = model_states_per_gpu(stage_parameters - w.experts, setup);
-        training_setup expert_group = setup;
-        expert_group.parallel.data = par.data / par.expert;
-        const model_states experts = model_states_per_gpu(w.experts, expert_group);
-        r.weights = dense.weights + experts.weights;
-        r.gradients = dense.gradients + experts.gradients;
-        r.optimizer_states = dense.optimizer_states + experts.optimizer_states;
+        const model_states dense =
+            detail::shard_model_states(stage_parameters - w.experts, setup, par.data);
+        r.weights = dense.weights;
+        r.gradients = dense.gradients;
+        r.optimizer_states = dense.optimizer_states;
+        if (w.experts > 0.0) {
+            const model_states experts = detail::shard_model_states(
+                w.experts, setup, detail::exact_quotient(par.data, par.expert));
+            r.weights += experts.weights;
+            r.gradients += experts.gradients;
+            r.optimizer_states += experts.optimizer_states;
+        }
     }
     if (setup.offload_optimizer) {
         r.host_memory += r.optimizer_states;

@@ -1,0 +1,301 @@
+// memory_bench.cpp: how fast a scheduler can ask "does it fit": inference and training memory
+// evaluations per second, each beside a raw-double twin that computes the same breakdown with
+// no types and no input checks, so the ratio is the price of gpucalc's safety.
+#include <gpucalc/catalog/models.hpp>
+#include <gpucalc/memory.hpp>
+
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+#include <stdexcept>
+#include <vector>
+
+namespace {
+
+namespace cat = gpucalc::catalog;
+constexpr std::size_t input_count = 256;
+constexpr std::size_t input_mask = input_count - 1;
+
+// Varied batches, contexts and data-parallel degrees, so no call folds to a constant.
+std::vector<std::int64_t> varied(std::int64_t low, std::int64_t high) {
+    std::vector<std::int64_t> v;
+    std::uint64_t state = 20261121;
+    for (std::size_t i = 0; i < input_count; ++i) {
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        v.push_back(low + static_cast<std::int64_t>((state >> 33) % static_cast<std::uint64_t>(high - low + 1)));
+    }
+    return v;
+}
+
+// --- raw-double twins -------------------------------------------------------------------------
+// The same computation as memory/inference.hpp and memory/training.hpp, step for step, checks
+// included, on plain doubles and integers: what a careful hand-written version would do. Both
+// sides are called out of line (the compiler does not inline the library's functions at this
+// size), so neither gets to hoist the model-only terms out of the timing loop.
+
+struct raw_format {  // a storage format as plain numbers
+    double element_bits, block, scale_bits, scale_block, scale_of_scales_bits;
+};
+
+[[noreturn]] void raw_fail(const char* what) { throw std::invalid_argument(what); }
+
+inline void raw_require_count(std::int64_t v) { if (v < 1) raw_fail("count"); }
+
+inline double raw_bits(const raw_format& f) {
+    if (f.block < 0.0 || f.scale_block < 0.0 || (f.scale_block > 0.0 && f.block == 0.0)) raw_fail("block");
+    double bits = f.element_bits;
+    if (f.block > 0.0) {
+        bits += f.scale_bits / f.block;
+        if (f.scale_block > 0.0) bits += f.scale_of_scales_bits / (f.block * f.scale_block);
+    }
+    return bits;
+}
+
+inline double raw_storage(double elements, const raw_format& f) {
+    if (!(elements >= 0.0 && elements <= std::numeric_limits<double>::max())) raw_fail("elements");
+    return elements * (raw_bits(f) / 8.0);
+}
+
+inline bool raw_divides(std::int64_t d, std::int64_t v) {
+    if (d == 0) return false;
+    if (d == 1) return true;
+    const double q = static_cast<double>(v) / static_cast<double>(d);
+    return static_cast<double>(static_cast<std::int64_t>(q)) == q;
+}
+
+struct raw_model {
+    std::int64_t layers, hidden, heads, kv_heads, head_dim, ffn, vocab, max_context, window;
+    bool gated, rms, learned_positions, biases, tied;
+};
+
+raw_model raw_of(const gpucalc::transformer& m) {
+    return {m.layers, m.hidden, m.heads, m.kv_heads, m.head_dim, m.ffn_hidden, m.vocab,
+            m.max_context, m.sliding_window, m.mlp == gpucalc::mlp_kind::gated,
+            m.norm == gpucalc::norm_kind::rms_norm, m.positions == gpucalc::position_kind::learned,
+            m.linear_biases, m.tied_embeddings};
+}
+
+inline void raw_check(const raw_model& m) {
+    raw_require_count(m.layers); raw_require_count(m.hidden); raw_require_count(m.heads);
+    raw_require_count(m.ffn); raw_require_count(m.vocab);
+    if (m.kv_heads < 0 || (m.kv_heads > 0 && !raw_divides(m.kv_heads, m.heads))) raw_fail("kv");
+    if (m.head_dim < 0 || (m.head_dim == 0 && !raw_divides(m.heads, m.hidden))) raw_fail("head_dim");
+    if (m.max_context < 0 || (m.learned_positions && m.max_context < 1)) raw_fail("context");
+    if (m.window < 0) raw_fail("window");
+}
+
+struct raw_inference_setup {
+    std::int64_t batch, context, tp, pp, block, step_tokens;
+    raw_format weights, embeddings, kv, activations;
+    double cuda_context, fragmentation, communication;
+};
+
+[[gnu::noinline]] double raw_inference_total(const raw_model& m, const raw_inference_setup& s) {
+    raw_check(m);
+    raw_require_count(s.batch); raw_require_count(s.context); raw_require_count(s.step_tokens);
+    if (s.block < 0) raw_fail("block");
+    raw_require_count(s.tp);
+    const std::int64_t kv_heads = m.kv_heads > 0 ? m.kv_heads : m.heads;
+    if (!raw_divides(s.tp, m.heads) || (!raw_divides(s.tp, kv_heads) && !raw_divides(kv_heads, s.tp))) raw_fail("tp");
+    raw_require_count(s.pp);
+    if (s.pp > m.layers) raw_fail("pp");
+    if (s.cuda_context < 0.0 || s.communication < 0.0 || !(s.fragmentation >= 0.0 && s.fragmentation < 1.0)) raw_fail("overhead");
+
+    const double h = static_cast<double>(m.hidden), t = static_cast<double>(s.tp);
+    const std::int64_t head_dim = m.head_dim > 0 ? m.head_dim : m.hidden / m.heads;
+    const double q = static_cast<double>(m.heads * head_dim), kv = static_cast<double>(kv_heads * head_dim);
+    const double matrices = m.gated ? 3.0 : 2.0, bias = m.biases ? 1.0 : 0.0;
+    const double f = static_cast<double>(m.ffn), norm = m.rms ? h : 2.0 * h;
+    const std::int64_t stage_layers_i = s.pp == 1 ? m.layers : (m.layers + s.pp - 1) / s.pp;
+    const double stage_layers = static_cast<double>(stage_layers_i);
+    const double linear = stage_layers * ((h * q + 2.0 * h * kv + q * h + bias * (q + 2.0 * kv + h)) / t +
+                                          (matrices * h * f + bias * ((matrices - 1.0) * f + h)) / t);
+    const double head = static_cast<double>(m.vocab) * h / t;
+    const double embedding = head + (m.learned_positions ? static_cast<double>(m.max_context) * h / t : 0.0);
+    const double ends = s.pp == 1 ? embedding + (m.tied ? 0.0 : head) + norm
+                                  : std::max(embedding, head + norm);
+    const double weights = raw_storage(linear, s.weights) + raw_storage(stage_layers * 2.0 * norm + ends, s.embeddings);
+
+    std::int64_t cached = m.window > 0 && s.context > m.window ? m.window : s.context;
+    if (s.block > 0) cached = (cached + s.block - 1) / s.block * s.block;
+    const std::int64_t kv_here = kv_heads >= s.tp ? (s.tp == 1 ? kv_heads : static_cast<std::int64_t>(
+                                                         static_cast<double>(kv_heads) / t)) : 1;
+    const double kv_per_token = raw_storage(2.0 * static_cast<double>(stage_layers_i * kv_here * head_dim), s.kv);
+    const double kv_cache = static_cast<double>(s.batch * cached) * kv_per_token;
+
+    const std::int64_t all_tokens = s.batch * s.context;
+    const std::int64_t step = all_tokens < s.step_tokens ? all_tokens : s.step_tokens;
+    const double attention = (2.0 * q + 2.0 * kv) / t, mlp = matrices * f / t;
+    const double activations = raw_storage(static_cast<double>(step) * (2.0 * h + std::max(attention, mlp)), s.activations) +
+                               4.0 * static_cast<double>(s.batch * m.vocab) / t;
+    const double tensors = weights + kv_cache + activations;
+    return tensors + s.cuda_context + s.fragmentation * tensors + (s.tp * s.pp > 1 ? s.communication : 0.0);
+}
+
+struct raw_training_setup {
+    std::int64_t micro_batch, sequence, tp, pp, dp, zero_stage;
+    raw_format parameters, gradients, activations;
+    double optimizer_bytes;  // state bytes + master copy
+    double cuda_context, fragmentation, communication;
+};
+
+[[gnu::noinline]] double raw_training_total(const raw_model& m, const raw_training_setup& s) {
+    raw_check(m);
+    raw_require_count(s.micro_batch); raw_require_count(s.sequence); raw_require_count(s.tp);
+    const std::int64_t kv_heads = m.kv_heads > 0 ? m.kv_heads : m.heads;
+    if (!raw_divides(s.tp, m.heads) || (!raw_divides(s.tp, kv_heads) && !raw_divides(kv_heads, s.tp))) raw_fail("tp");
+    raw_require_count(s.pp);
+    if (s.pp > m.layers) raw_fail("pp");
+    raw_require_count(s.dp);
+    if (s.zero_stage < 0 || s.zero_stage > 3) raw_fail("zero");
+    if (s.cuda_context < 0.0 || s.communication < 0.0 || !(s.fragmentation >= 0.0 && s.fragmentation < 1.0)) raw_fail("overhead");
+
+    const double h = static_cast<double>(m.hidden), t = static_cast<double>(s.tp);
+    const std::int64_t head_dim = m.head_dim > 0 ? m.head_dim : m.hidden / m.heads;
+    const double q = static_cast<double>(m.heads * head_dim), kv = static_cast<double>(kv_heads * head_dim);
+    const double matrices = m.gated ? 3.0 : 2.0, bias = m.biases ? 1.0 : 0.0;
+    const double f = static_cast<double>(m.ffn), norm = m.rms ? h : 2.0 * h;
+    const std::int64_t stage_layers_i = s.pp == 1 ? m.layers : (m.layers + s.pp - 1) / s.pp;
+    const double stage_layers = static_cast<double>(stage_layers_i);
+    const double linear = stage_layers * ((h * q + 2.0 * h * kv + q * h + bias * (q + 2.0 * kv + h)) / t +
+                                          (matrices * h * f + bias * ((matrices - 1.0) * f + h)) / t);
+    const double head = static_cast<double>(m.vocab) * h / t;
+    const double embedding = head + (m.learned_positions ? static_cast<double>(m.max_context) * h / t : 0.0);
+    const double ends = s.pp == 1 ? embedding + (m.tied ? 0.0 : head) + norm
+                                  : std::max(embedding, head + norm);
+    const double params = linear + stage_layers * 2.0 * norm + ends;
+    const double dp = static_cast<double>(s.dp);
+    const double states = raw_storage(params / (s.zero_stage >= 3 ? dp : 1.0), s.parameters) +
+                          raw_storage(params / (s.zero_stage >= 2 ? dp : 1.0), s.gradients) +
+                          params * s.optimizer_bytes / (s.zero_stage >= 1 ? dp : 1.0);
+
+    const double e = raw_bits({s.activations.element_bits, 0, 0, 0, 0}) / 8.0;
+    const double sb = static_cast<double>(s.sequence) * static_cast<double>(s.micro_batch);
+    const double per_layer = e * 4.0 * sb * h + e * sb * (2.0 * q + 2.0 * kv + matrices * f) / t +
+                             4.0 * static_cast<double>(m.heads) * sb / t;  // FlashAttention
+    const double sbh = static_cast<double>(s.sequence * s.micro_batch * m.hidden);
+    double activations = stage_layers * static_cast<double>(s.pp) * per_layer;
+    if (s.pp == 1) activations += (2.0 * e * sbh + 4.0 * sbh / h * static_cast<double>(m.vocab)) / t;
+    const double tensors = states + activations;
+    return tensors + s.cuda_context + s.fragmentation * tensors + (s.tp * s.pp * s.dp > 1 ? s.communication : 0.0);
+}
+
+raw_format raw_of(const gpucalc::storage_format& f) {
+    return {gpucalc::storage_bits(f.element), static_cast<double>(f.block_size), gpucalc::storage_bits(f.scale),
+            static_cast<double>(f.scale_block_size), gpucalc::storage_bits(f.scale_of_scales)};
+}
+
+raw_inference_setup raw_of(const gpucalc::inference_setup& s) {
+    return {s.batch, s.context, s.tensor_parallel, s.pipeline_parallel, s.kv_block_tokens, s.max_tokens_per_step,
+            raw_of(s.weights), raw_of(s.embeddings), raw_of(s.kv_cache), raw_of(s.activations),
+            gpucalc::in<gpucalc::bytes>(s.overhead.cuda_context), s.overhead.fragmentation,
+            gpucalc::in<gpucalc::bytes>(s.overhead.communication_buffers)};
+}
+
+raw_training_setup raw_of(const gpucalc::training_setup& s) {
+    return {s.micro_batch, s.sequence, s.parallel.tensor, s.parallel.pipeline, s.parallel.data,
+            s.parallel.zero_stage, raw_of(s.parameters), raw_of(s.gradients), raw_of(s.activations),
+            gpucalc::optimizer_state_bytes(s.optimizer) + (s.fp32_master_weights ? 4.0 : 0.0),
+            gpucalc::in<gpucalc::bytes>(s.overhead.cuda_context), s.overhead.fragmentation,
+            gpucalc::in<gpucalc::bytes>(s.overhead.communication_buffers)};
+}
+
+// The twins must agree with the library before they are timed against it.
+void check_twins() {
+    const raw_model raw = raw_of(cat::llama_3_8b);
+    gpucalc::inference_setup s{};
+    s.batch = 7;
+    s.context = 3000;
+    s.tensor_parallel = 2;
+    const double lib_inf = gpucalc::in<gpucalc::bytes>(gpucalc::inference_memory_per_gpu(cat::llama_3_8b, s).total);
+    gpucalc::training_setup t{};
+    t.micro_batch = 2;
+    t.parallel.data = 16;
+    t.parallel.zero_stage = 3;
+    const double lib_train = gpucalc::in<gpucalc::bytes>(gpucalc::training_memory_per_gpu(cat::llama_3_8b, t).total);
+    const double raw_inf = raw_inference_total(raw, raw_of(s));
+    const double raw_train = raw_training_total(raw, raw_of(t));
+    if (!gpucalc::approx_equal(lib_inf, raw_inf, 1e-12) || !gpucalc::approx_equal(lib_train, raw_train, 1e-12)) {
+        std::fprintf(stderr, "raw twins disagree: inference %.17g vs %.17g, training %.17g vs %.17g\n",
+                     lib_inf, raw_inf, lib_train, raw_train);
+        std::abort();
+    }
+}
+
+void BM_inference_memory_units(benchmark::State& state) {
+    check_twins();
+    const auto batch = varied(1, 64), context = varied(128, 8192);
+    gpucalc::inference_setup s{};
+    s.tensor_parallel = 2;
+    std::size_t i = 0;
+    for (auto _ : state) {
+        s.batch = batch[i];
+        s.context = context[i];
+        const gpucalc::inference_memory r = gpucalc::inference_memory_per_gpu(cat::llama_3_8b, s);
+        benchmark::DoNotOptimize(r.total.value());
+        i = (i + 1) & input_mask;
+    }
+    state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_inference_memory_units);
+
+void BM_inference_memory_raw(benchmark::State& state) {
+    const auto batch = varied(1, 64), context = varied(128, 8192);
+    const raw_model m = raw_of(cat::llama_3_8b);
+    gpucalc::inference_setup library_setup{};
+    library_setup.tensor_parallel = 2;
+    raw_inference_setup s = raw_of(library_setup);
+    std::size_t i = 0;
+    for (auto _ : state) {
+        s.batch = batch[i];
+        s.context = context[i];
+        const double total = raw_inference_total(m, s);
+        benchmark::DoNotOptimize(total);
+        i = (i + 1) & input_mask;
+    }
+    state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_inference_memory_raw);
+
+void BM_training_memory_units(benchmark::State& state) {
+    const auto micro_batch = varied(1, 16), data = varied(1, 512);
+    gpucalc::training_setup t{};
+    t.parallel.zero_stage = 3;
+    std::size_t i = 0;
+    for (auto _ : state) {
+        t.micro_batch = micro_batch[i];
+        t.parallel.data = data[i];
+        const gpucalc::training_memory r = gpucalc::training_memory_per_gpu(cat::llama_3_8b, t);
+        benchmark::DoNotOptimize(r.total.value());
+        i = (i + 1) & input_mask;
+    }
+    state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_training_memory_units);
+
+void BM_training_memory_raw(benchmark::State& state) {
+    const auto micro_batch = varied(1, 16), data = varied(1, 512);
+    const raw_model m = raw_of(cat::llama_3_8b);
+    gpucalc::training_setup library_setup{};
+    library_setup.parallel.zero_stage = 3;
+    raw_training_setup s = raw_of(library_setup);
+    std::size_t i = 0;
+    for (auto _ : state) {
+        s.micro_batch = micro_batch[i];
+        s.dp = data[i];
+        const double total = raw_training_total(m, s);
+        benchmark::DoNotOptimize(total);
+        i = (i + 1) & input_mask;
+    }
+    state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_training_memory_raw);
+
+}  // namespace
+
+BENCHMARK_MAIN();
