@@ -4,6 +4,7 @@
 #include <gpucalc/gpucalc.hpp>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -68,6 +69,16 @@ void gpu_section() {
     print_table(rows);
 }
 
+std::string gpu_count_text(std::int64_t gpus) {
+    return std::to_string(gpus) + (gpus == 1 ? " GPU" : " GPUs");
+}
+
+std::string billions(std::int64_t count) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.2fB", static_cast<double>(count) / 1e9);
+    return text;
+}
+
 std::string bits_text(double bits) {
     char text[32];
     std::snprintf(text, sizeof text, "%.4g", bits);
@@ -112,6 +123,83 @@ void storage_section() {
     print_table(rows);
 }
 
+void models_section() {
+    std::cout << "== Models: parameters and KV cache ==\n\n";
+    std::vector<std::vector<std::string>> rows{
+        {"model", "parameters", "active", "KV/token (16-bit)", "KV at 4k tokens", "weights (bf16)"}};
+    for (const gpucalc::transformer* m : cat::all_models) {
+        const gpucalc::parameter_counts c = gpucalc::parameter_count(*m);
+        const gpucalc::data_size kv = gpucalc::kv_cache_bytes_per_token(*m, gpucalc::formats::bf16);
+        rows.push_back({std::string(m->name), billions(c.total), billions(c.active),
+                        gpucalc::to_string(kv), gpucalc::to_string(4096.0 * kv),
+                        gpucalc::to_string(gpucalc::storage_size(static_cast<double>(c.total),
+                                                                 gpucalc::formats::bf16))});
+    }
+    print_table(rows);
+}
+
+void serving_section() {
+    std::cout << "== Serving at bf16: tensor-parallel GPUs for one 4k sequence, and the largest"
+                 " batch of 4k sequences at that degree (10% of memory kept free) ==\n\n";
+    const gpucalc::gpu_spec* gpus[] = {&cat::l4, &cat::a100_80gb_sxm, &cat::h100_sxm, &cat::h200,
+                                       &cat::mi300x};
+    std::vector<std::string> header{"model"};
+    for (const gpucalc::gpu_spec* g : gpus) header.push_back(std::string(g->name));
+    std::vector<std::vector<std::string>> rows{header};
+    const double headroom = 0.1;
+    for (const gpucalc::transformer* m : cat::all_models) {
+        if (m->name == cat::gpt3_175b.name) continue;  // no public weights to serve
+        std::vector<std::string> row{std::string(m->name)};
+        gpucalc::inference_setup setup{};
+        setup.batch = 1;
+        setup.context = 4096;
+        for (const gpucalc::gpu_spec* g : gpus) {
+            const gpucalc::serving_plan plan =
+                gpucalc::min_gpus_for_inference(*m, setup, *g, headroom, 8);
+            if (plan.outcome != gpucalc::search_outcome::found) {
+                row.push_back("> 8 GPUs");
+                continue;
+            }
+            gpucalc::inference_setup at = setup;
+            at.tensor_parallel = plan.tensor_parallel;
+            const std::int64_t batch = gpucalc::max_batch_for_inference(*m, at, *g, headroom);
+            row.push_back(gpu_count_text(plan.gpus) + ", batch " + std::to_string(batch));
+        }
+        rows.push_back(row);
+    }
+    print_table(rows);
+}
+
+void training_section() {
+    std::cout << "== Full training, AdamW mixed precision, ZeRO-3, full recompute, micro-batch"
+                 " 1 x 4,096 tokens: fewest GPUs, and memory per GPU at 8 GPUs ==\n\n";
+    const gpucalc::gpu_spec* gpus[] = {&cat::a100_80gb_sxm, &cat::h100_sxm, &cat::h200};
+    std::vector<std::string> header{"model"};
+    for (const gpucalc::gpu_spec* g : gpus) header.push_back(std::string(g->name));
+    header.push_back("per GPU at 8 GPUs");
+    std::vector<std::vector<std::string>> rows{header};
+    gpucalc::training_setup setup{};
+    setup.micro_batch = 1;
+    setup.sequence = 4096;
+    setup.parallel.zero_stage = 3;
+    setup.recompute = gpucalc::recompute::full;
+    for (const gpucalc::transformer* m : {&cat::llama_2_7b, &cat::llama_3_8b, &cat::mistral_7b,
+                                          &cat::llama_2_13b, &cat::llama_2_70b}) {
+        std::vector<std::string> row{std::string(m->name)};
+        for (const gpucalc::gpu_spec* g : gpus) {
+            const gpucalc::training_plan plan = gpucalc::min_gpus_for_training(*m, setup, *g);
+            row.push_back(plan.outcome == gpucalc::search_outcome::found
+                              ? gpu_count_text(plan.gpus)
+                              : std::string(gpucalc::to_string(plan.outcome)));
+        }
+        gpucalc::training_setup eight = setup;
+        eight.parallel.data = 8;
+        row.push_back(gpucalc::to_string(gpucalc::training_memory_per_gpu(*m, eight).total));
+        rows.push_back(row);
+    }
+    print_table(rows);
+}
+
 void units_section() {
     std::cout << "== Units at the boundaries ==\n\n";
     const gpucalc::cost_rate instance = 98.32_usd_per_h;  // an 8 x H100 instance, example price
@@ -135,6 +223,9 @@ int main() {
     gpu_section();
     instance_section();
     storage_section();
+    models_section();
+    serving_section();
+    training_section();
     units_section();
     return 0;
 }
