@@ -95,7 +95,12 @@ struct raw_inference_setup {
     double cuda_context, fragmentation, communication;
 };
 
-[[gnu::noinline]] double raw_inference_total(const raw_model& m, const raw_inference_setup& s) {
+struct raw_inference_memory {  // the library's breakdown, as doubles
+    double weights, kv_cache, activations, overhead, total, kv_cache_per_token;
+    std::int64_t cached_tokens_per_sequence;
+};
+
+[[gnu::noinline]] raw_inference_memory raw_inference(const raw_model& m, const raw_inference_setup& s) {
     raw_check(m);
     raw_require_count(s.batch); raw_require_count(s.context); raw_require_count(s.step_tokens);
     if (s.block < 0) raw_fail("block");
@@ -134,25 +139,38 @@ struct raw_inference_setup {
     const double activations = raw_storage(static_cast<double>(step) * (2.0 * h + std::max(attention, mlp)), s.activations) +
                                4.0 * static_cast<double>(s.batch * m.vocab) / t;
     const double tensors = weights + kv_cache + activations;
-    return tensors + s.cuda_context + s.fragmentation * tensors + (s.tp * s.pp > 1 ? s.communication : 0.0);
+    const double overhead = s.cuda_context + s.fragmentation * tensors + (s.tp * s.pp > 1 ? s.communication : 0.0);
+    return {weights, kv_cache, activations, overhead, tensors + overhead, kv_per_token, cached};
 }
 
 struct raw_training_setup {
-    std::int64_t micro_batch, sequence, tp, pp, dp, zero_stage;
+    std::int64_t micro_batch, sequence, tp, pp, dp, ep, zero_stage, interleave, in_flight;
+    int recompute;  // 0 none, 1 selective, 2 full
+    bool flash, dropout, sequence_parallel, offload_optimizer, offload_parameters, lora;
     raw_format parameters, gradients, activations;
     double optimizer_bytes;  // state bytes + master copy
     double cuda_context, fragmentation, communication;
 };
 
-[[gnu::noinline]] double raw_training_total(const raw_model& m, const raw_training_setup& s) {
+struct raw_training_memory {  // the library's breakdown, as doubles
+    double weights, gradients, optimizer_states, activations, overhead, total, host_memory,
+        activations_per_layer;
+};
+
+[[gnu::noinline]] raw_training_memory raw_training(const raw_model& m, const raw_training_setup& s) {
     raw_check(m);
     raw_require_count(s.micro_batch); raw_require_count(s.sequence); raw_require_count(s.tp);
     const std::int64_t kv_heads = m.kv_heads > 0 ? m.kv_heads : m.heads;
     if (!raw_divides(s.tp, m.heads) || (!raw_divides(s.tp, kv_heads) && !raw_divides(kv_heads, s.tp))) raw_fail("tp");
     raw_require_count(s.pp);
     if (s.pp > m.layers) raw_fail("pp");
-    raw_require_count(s.dp);
+    raw_require_count(s.dp); raw_require_count(s.ep);
+    if (!raw_divides(s.ep, 1) || !raw_divides(s.ep, s.dp)) raw_fail("ep");  // dense: 1 expert
     if (s.zero_stage < 0 || s.zero_stage > 3) raw_fail("zero");
+    raw_require_count(s.interleave);
+    if (s.interleave > 1 && s.pp == 1) raw_fail("interleave");
+    if (s.in_flight < 0) raw_fail("in_flight");
+    if (s.offload_parameters && s.zero_stage != 3) raw_fail("offload");
     if (s.cuda_context < 0.0 || s.communication < 0.0 || !(s.fragmentation >= 0.0 && s.fragmentation < 1.0)) raw_fail("overhead");
 
     const double h = static_cast<double>(m.hidden), t = static_cast<double>(s.tp);
@@ -170,19 +188,40 @@ struct raw_training_setup {
                                   : std::max(embedding, head + norm);
     const double params = linear + stage_layers * 2.0 * norm + ends;
     const double dp = static_cast<double>(s.dp);
-    const double states = raw_storage(params / (s.zero_stage >= 3 ? dp : 1.0), s.parameters) +
-                          raw_storage(params / (s.zero_stage >= 2 ? dp : 1.0), s.gradients) +
-                          params * s.optimizer_bytes / (s.zero_stage >= 1 ? dp : 1.0);
+    double weights = 0.0, gradients = 0.0, optimizer = 0.0, host = 0.0;
+    if (s.lora) {
+        raw_fail("lora is not part of this twin");
+    } else {
+        weights = raw_storage(params / (s.zero_stage >= 3 ? dp : 1.0), s.parameters);
+        gradients = raw_storage(params / (s.zero_stage >= 2 ? dp : 1.0), s.gradients);
+        optimizer = params * s.optimizer_bytes / (s.zero_stage >= 1 ? dp : 1.0);
+    }
+    if (s.offload_optimizer) { host += optimizer; optimizer = 0.0; }
+    if (s.offload_parameters) { host += weights; weights = raw_storage(2.0 * linear / stage_layers, s.parameters); }
 
     const double e = raw_bits({s.activations.element_bits, 0, 0, 0, 0}) / 8.0;
     const double sb = static_cast<double>(s.sequence) * static_cast<double>(s.micro_batch);
-    const double per_layer = e * 4.0 * sb * h + e * sb * (2.0 * q + 2.0 * kv + matrices * f) / t +
-                             4.0 * static_cast<double>(m.heads) * sb / t;  // FlashAttention
+    double per_layer = 0.0;
+    if (s.recompute == 2) {
+        per_layer = e * sb * h;
+    } else {
+        const double replicated = e * 4.0 * sb * h + (s.dropout ? 2.0 * sb * h : 0.0);
+        double split = e * sb * (2.0 * q + 2.0 * kv + matrices * f);
+        if (s.recompute == 0 && !s.flash) split += (s.dropout ? 2.0 * e + 1.0 : e) * static_cast<double>(m.heads) * static_cast<double>(s.sequence) * sb;
+        else if (s.flash && s.recompute == 0) split += 4.0 * static_cast<double>(m.heads) * sb;
+        const bool sp = s.sequence_parallel && s.tp > 1;
+        per_layer = (sp ? replicated / t : replicated) + split / t;
+    }
+    const std::int64_t wanted = s.in_flight > 0 ? s.in_flight : s.pp;
+    const double in_flight = static_cast<double>(wanted < s.pp ? wanted : s.pp);
+    const double factor = s.interleave > 1 ? 1.0 + static_cast<double>(s.pp - 1) / static_cast<double>(s.pp * s.interleave) : 1.0;
     const double sbh = static_cast<double>(s.sequence * s.micro_batch * m.hidden);
-    double activations = stage_layers * static_cast<double>(s.pp) * per_layer;
+    double activations = stage_layers * in_flight * factor * per_layer;
+    if (s.dropout) activations += sbh * in_flight / t;
     if (s.pp == 1) activations += (2.0 * e * sbh + 4.0 * sbh / h * static_cast<double>(m.vocab)) / t;
-    const double tensors = states + activations;
-    return tensors + s.cuda_context + s.fragmentation * tensors + (s.tp * s.pp * s.dp > 1 ? s.communication : 0.0);
+    const double tensors = weights + gradients + optimizer + activations;
+    const double overhead = s.cuda_context + s.fragmentation * tensors + (s.tp * s.pp * s.dp > 1 ? s.communication : 0.0);
+    return {weights, gradients, optimizer, activations, overhead, tensors + overhead, host, per_layer};
 }
 
 raw_format raw_of(const gpucalc::storage_format& f) {
@@ -199,7 +238,10 @@ raw_inference_setup raw_of(const gpucalc::inference_setup& s) {
 
 raw_training_setup raw_of(const gpucalc::training_setup& s) {
     return {s.micro_batch, s.sequence, s.parallel.tensor, s.parallel.pipeline, s.parallel.data,
-            s.parallel.zero_stage, raw_of(s.parameters), raw_of(s.gradients), raw_of(s.activations),
+            s.parallel.expert, s.parallel.zero_stage, s.parallel.interleave, s.parallel.microbatches_in_flight,
+            static_cast<int>(s.recompute), s.flash_attention, s.dropout, s.parallel.sequence_parallel,
+            s.offload_optimizer, s.offload_parameters, s.lora.enabled,
+            raw_of(s.parameters), raw_of(s.gradients), raw_of(s.activations),
             gpucalc::optimizer_state_bytes(s.optimizer) + (s.fp32_master_weights ? 4.0 : 0.0),
             gpucalc::in<gpucalc::bytes>(s.overhead.cuda_context), s.overhead.fragmentation,
             gpucalc::in<gpucalc::bytes>(s.overhead.communication_buffers)};
@@ -218,8 +260,8 @@ void check_twins() {
     t.parallel.data = 16;
     t.parallel.zero_stage = 3;
     const double lib_train = gpucalc::in<gpucalc::bytes>(gpucalc::training_memory_per_gpu(cat::llama_3_8b, t).total);
-    const double raw_inf = raw_inference_total(raw, raw_of(s));
-    const double raw_train = raw_training_total(raw, raw_of(t));
+    const double raw_inf = raw_inference(raw, raw_of(s)).total;
+    const double raw_train = raw_training(raw, raw_of(t)).total;
     if (!gpucalc::approx_equal(lib_inf, raw_inf, 1e-12) || !gpucalc::approx_equal(lib_train, raw_train, 1e-12)) {
         std::fprintf(stderr, "raw twins disagree: inference %.17g vs %.17g, training %.17g vs %.17g\n",
                      lib_inf, raw_inf, lib_train, raw_train);
@@ -254,7 +296,7 @@ void BM_inference_memory_raw(benchmark::State& state) {
     for (auto _ : state) {
         s.batch = batch[i];
         s.context = context[i];
-        const double total = raw_inference_total(m, s);
+        const double total = raw_inference(m, s).total;
         benchmark::DoNotOptimize(total);
         i = (i + 1) & input_mask;
     }
@@ -288,7 +330,7 @@ void BM_training_memory_raw(benchmark::State& state) {
     for (auto _ : state) {
         s.micro_batch = micro_batch[i];
         s.dp = data[i];
-        const double total = raw_training_total(m, s);
+        const double total = raw_training(m, s).total;
         benchmark::DoNotOptimize(total);
         i = (i + 1) & input_mask;
     }

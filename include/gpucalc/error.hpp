@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace gpucalc {
 
@@ -19,6 +20,15 @@ public:
 
 namespace detail {
 
+// The throwing helpers are kept out of line and marked cold: every hot function validates its
+// input on each call, and building a message inline would bloat those functions past what the
+// compiler inlines.
+#if defined(__GNUC__) || defined(__clang__)
+#define GPUCALC_DETAIL_COLD __attribute__((cold, noinline))
+#else
+#define GPUCALC_DETAIL_COLD
+#endif
+
 /// Shortest round-trip-ish text for a number in an error message: integers print without a
 /// fractional part, others with up to 15 significant digits.
 inline std::string number_text(double value) {
@@ -27,10 +37,13 @@ inline std::string number_text(double value) {
     return text;
 }
 
-/// Builds "function: field = value unit rule" and throws it. Never inlined into hot paths'
-/// fast branch: it is only reached when a check fails.
-[[noreturn]] inline void throw_invalid(const char* function, const char* field, double value,
-                                       const char* unit_symbol, const std::string& rule) {
+/// Throws "function: field = value unit rule_head[number]rule_tail"; `number` is printed only
+/// when `rule_tail` is not null.
+[[noreturn]] GPUCALC_DETAIL_COLD inline void throw_invalid(const char* function, const char* field,
+                                                           double value, const char* unit_symbol,
+                                                           const char* rule_head,
+                                                           double number = 0.0,
+                                                           const char* rule_tail = nullptr) {
     std::string message = function;
     message += ": ";
     message += field;
@@ -41,14 +54,32 @@ inline std::string number_text(double value) {
         message += unit_symbol;
     }
     message += ' ';
-    message += rule;
+    message += rule_head;
+    if (rule_tail != nullptr) {
+        message += number_text(number);
+        message += rule_tail;
+    }
     throw invalid_input(message);
 }
 
-/// The same, for a field whose value is a name rather than a number (an enum, a GPU).
-[[noreturn]] inline void throw_invalid(const char* function, const char* field,
-                                       const std::string& value, const std::string& rule) {
-    throw invalid_input(std::string(function) + ": " + field + " = " + value + " " + rule);
+/// The same, for a field whose value is a name (an enum, a GPU):
+/// "function: field = value rule_head name rule_tail".
+[[noreturn]] GPUCALC_DETAIL_COLD inline void throw_invalid_name(const char* function,
+                                                                const char* field,
+                                                                std::string_view value,
+                                                                const char* rule_head,
+                                                                std::string_view name = {},
+                                                                const char* rule_tail = "") {
+    std::string message = function;
+    message += ": ";
+    message += field;
+    message += " = ";
+    message += value;
+    message += ' ';
+    message += rule_head;
+    message += name;
+    message += rule_tail;
+    throw invalid_input(message);
 }
 
 }  // namespace detail

@@ -100,12 +100,21 @@ constexpr bool supports(const gpu_spec& gpu, compute_precision precision) {
 /// (for example fp8 on an A100).
 constexpr flop_rate peak(const gpu_spec& gpu, compute_precision precision) {
     if (!supports(gpu, precision)) {
-        detail::throw_invalid("peak", "precision", std::string(to_string(precision)),
-                              "is not supported by " + std::string(gpu.name) +
-                                  " (it has no dense peak at that precision)");
+        detail::throw_invalid_name("peak", "precision", to_string(precision),
+                                   "is not supported by ", gpu.name,
+                                   " (it has no dense peak at that precision)");
     }
     return detail::peak_entry(gpu.dense_peak, precision);
 }
+
+namespace detail {
+/// Throws "function: dense_peak.<precision> = value FLOP/s must be finite and >= 0".
+[[noreturn]] GPUCALC_DETAIL_COLD inline void throw_bad_peak(const char* function,
+                                                            compute_precision p, double value) {
+    const std::string field = "dense_peak." + std::string(to_string(p));
+    throw_invalid(function, field.c_str(), value, "FLOP/s", "must be finite and >= 0");
+}
+}  // namespace detail
 
 /// Rejects a link no hardware could have: a negative or non-finite bandwidth or latency.
 constexpr void check(const link_spec& link, const char* function, const char* field_bandwidth,
@@ -125,16 +134,14 @@ constexpr void check(const gpu_spec& gpu) {
     for (compute_precision p : all_compute_precisions) {
         const flop_rate rate = detail::peak_entry(gpu.dense_peak, p);
         if (!(rate.value() >= 0.0 && rate.value() <= detail::largest_finite)) {
-            detail::throw_invalid(function, "dense_peak", rate.value(), "FLOP/s",
-                                  "must be finite and >= 0 (precision " +
-                                      std::string(to_string(p)) + ")");
+            detail::throw_bad_peak(function, p, rate.value());
         }
     }
     check(gpu.scale_up, function, "scale_up.per_direction", "scale_up.latency");
     check(gpu.host, function, "host.per_direction", "host.latency");
     if (gpu.mig_count < 0 || gpu.mig_count > static_cast<std::int32_t>(max_mig_profiles)) {
         detail::throw_invalid(function, "mig_count", static_cast<double>(gpu.mig_count), "",
-                              "must be in [0, " + std::to_string(max_mig_profiles) + "]");
+                              "must be in [0, ", static_cast<double>(max_mig_profiles), "]");
     }
     for (std::int32_t i = 0; i < gpu.mig_count; ++i) {
         const mig_profile& profile = gpu.mig[static_cast<std::size_t>(i)];

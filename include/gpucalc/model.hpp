@@ -84,13 +84,13 @@ constexpr void check(const transformer& m, const char* function = "check(transfo
     detail::require_count(function, "vocab", m.vocab);
     if (m.kv_heads < 0 || (m.kv_heads > 0 && !detail::divides(m.kv_heads, m.heads))) {
         detail::throw_invalid(function, "kv_heads", static_cast<double>(m.kv_heads), "",
-                              "must divide heads = " + std::to_string(m.heads) +
-                                  " (0 means kv_heads = heads)");
+                              "must divide heads = ", static_cast<double>(m.heads),
+                              " (0 means kv_heads = heads)");
     }
     if (m.head_dim < 0 || (m.head_dim == 0 && !detail::divides(m.heads, m.hidden))) {
         detail::throw_invalid(function, "head_dim", static_cast<double>(m.head_dim), "",
-                              "must be > 0, or 0 with hidden divisible by heads = " +
-                                  std::to_string(m.heads));
+                              "must be > 0, or 0 with hidden divisible by heads = ",
+                              static_cast<double>(m.heads), "");
     }
     if (m.max_context < 0) {
         detail::throw_invalid(function, "max_context", static_cast<double>(m.max_context), "",
@@ -107,7 +107,7 @@ constexpr void check(const transformer& m, const char* function = "check(transfo
     if (m.experts > 1 && (m.experts_per_token < 1 || m.experts_per_token > m.experts)) {
         detail::throw_invalid(function, "experts_per_token",
                               static_cast<double>(m.experts_per_token), "",
-                              "must be in [1, experts = " + std::to_string(m.experts) + "]");
+                              "must be in [1, experts = ", static_cast<double>(m.experts), "]");
     }
     if (m.sliding_window < 0) {
         detail::throw_invalid(function, "sliding_window", static_cast<double>(m.sliding_window),

@@ -101,8 +101,8 @@ TEST_CASE("a hand-written spec with a broken field is rejected") {
     g.dense_peak.fp8 = -1.0_TFLOPS;
     CHECK_THROWS_AS(check(g), invalid_input);
     CHECK_THROWS_WITH_AS(check(g),
-                         "check(gpu_spec): dense_peak = -1000000000000 FLOP/s must be finite and "
-                         ">= 0 (precision fp8)",
+                         "check(gpu_spec): dense_peak.fp8 = -1000000000000 FLOP/s must be finite "
+                         "and >= 0",
                          invalid_input);
     g = cat::h100_sxm;
     g.mig_count = 7;

@@ -63,13 +63,13 @@ constexpr void check_tensor_parallel(const transformer& m, std::int64_t tp, cons
     require_count(function, "tensor_parallel", tp);
     if (!divides(tp, m.heads)) {
         throw_invalid(function, "tensor_parallel", static_cast<double>(tp), "",
-                      "must divide attention heads = " + std::to_string(m.heads));
+                      "must divide attention heads = ", static_cast<double>(m.heads), "");
     }
     const std::int64_t kv = kv_heads_of(m);
     if (!divides(tp, kv) && !divides(kv, tp)) {
         throw_invalid(function, "tensor_parallel", static_cast<double>(tp), "",
-                      "must divide KV heads = " + std::to_string(kv) +
-                          " or be a multiple of it (KV heads are then replicated)");
+                      "must divide KV heads = ", static_cast<double>(kv),
+                      " or be a multiple of it (KV heads are then replicated)");
     }
 }
 
@@ -78,7 +78,7 @@ constexpr void check_pipeline_parallel(const transformer& m, std::int64_t pp,
     require_count(function, "pipeline_parallel", pp);
     if (pp > m.layers) {
         throw_invalid(function, "pipeline_parallel", static_cast<double>(pp), "",
-                      "must not exceed layers = " + std::to_string(m.layers));
+                      "must not exceed layers = ", static_cast<double>(m.layers), "");
     }
 }
 

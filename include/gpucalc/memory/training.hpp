@@ -165,12 +165,12 @@ constexpr void check(const transformer& m, const training_setup& t, const char* 
     require_count(function, "parallel.expert", t.parallel.expert);
     if (!divides(t.parallel.expert, experts_of(m))) {
         throw_invalid(function, "parallel.expert", static_cast<double>(t.parallel.expert), "",
-                      "must divide experts = " + std::to_string(experts_of(m)));
+                      "must divide experts = ", static_cast<double>(experts_of(m)), "");
     }
     if (!divides(t.parallel.expert, t.parallel.data)) {
         throw_invalid(function, "parallel.expert", static_cast<double>(t.parallel.expert), "",
-                      "must divide parallel.data = " + std::to_string(t.parallel.data) +
-                          " (expert parallelism runs across data-parallel ranks)");
+                      "must divide parallel.data = ", static_cast<double>(t.parallel.data),
+                      " (expert parallelism runs across data-parallel ranks)");
     }
     if (t.parallel.zero_stage < 0 || t.parallel.zero_stage > 3) {
         throw_invalid(function, "parallel.zero_stage", static_cast<double>(t.parallel.zero_stage),
