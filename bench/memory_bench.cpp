@@ -69,13 +69,14 @@ inline bool raw_divides(std::int64_t d, std::int64_t v) {
 }
 
 struct raw_model {
-    std::int64_t layers, hidden, heads, kv_heads, head_dim, ffn, vocab, max_context, window;
+    std::int64_t layers, hidden, heads, kv_heads, head_dim, ffn, vocab, max_context, window,
+        experts_per_token;
     bool gated, rms, learned_positions, biases, tied;
 };
 
 raw_model raw_of(const gpucalc::transformer& m) {
     return {m.layers, m.hidden, m.heads, m.kv_heads, m.head_dim, m.ffn_hidden, m.vocab,
-            m.max_context, m.sliding_window, m.mlp == gpucalc::mlp_kind::gated,
+            m.max_context, m.sliding_window, m.experts_per_token, m.mlp == gpucalc::mlp_kind::gated,
             m.norm == gpucalc::norm_kind::rms_norm, m.positions == gpucalc::position_kind::learned,
             m.linear_biases, m.tied_embeddings};
 }
@@ -87,6 +88,13 @@ inline void raw_check(const raw_model& m) {
     if (m.head_dim < 0 || (m.head_dim == 0 && !raw_divides(m.heads, m.hidden))) raw_fail("head_dim");
     if (m.max_context < 0 || (m.learned_positions && m.max_context < 1)) raw_fail("context");
     if (m.window < 0) raw_fail("window");
+    if (m.experts_per_token < 0 || m.experts_per_token > 1) raw_fail("top-k");  // dense twin
+    const double h = static_cast<double>(m.hidden);
+    const double widths = static_cast<double>(m.heads + 2 * (m.kv_heads > 0 ? m.kv_heads : m.heads)) *
+                          static_cast<double>(m.head_dim > 0 ? m.head_dim : m.hidden / m.heads);
+    const double bound = static_cast<double>(m.layers) * (2.0 * h * widths + 3.0 * h * static_cast<double>(m.ffn) + 8.0 * h) +
+                         2.0 * h * static_cast<double>(m.vocab + m.max_context) + 2.0 * h;
+    if (!(bound < 9007199254740992.0)) raw_fail("too large");
 }
 
 struct raw_inference_setup {
@@ -103,6 +111,7 @@ struct raw_inference_memory {  // the library's breakdown, as doubles
 [[gnu::noinline]] raw_inference_memory raw_inference(const raw_model& m, const raw_inference_setup& s) {
     raw_check(m);
     raw_require_count(s.batch); raw_require_count(s.context); raw_require_count(s.step_tokens);
+    if (!(static_cast<double>(s.batch) * static_cast<double>(s.context) * static_cast<double>(m.vocab) < 9007199254740992.0)) raw_fail("size");
     if (s.block < 0) raw_fail("block");
     raw_require_count(s.tp);
     const std::int64_t kv_heads = m.kv_heads > 0 ? m.kv_heads : m.heads;
@@ -113,29 +122,30 @@ struct raw_inference_memory {  // the library's breakdown, as doubles
 
     const double h = static_cast<double>(m.hidden), t = static_cast<double>(s.tp);
     const std::int64_t head_dim = m.head_dim > 0 ? m.head_dim : m.hidden / m.heads;
-    const double q = static_cast<double>(m.heads * head_dim), kv = static_cast<double>(kv_heads * head_dim);
+    const double q = static_cast<double>(m.heads * head_dim);
     const double matrices = m.gated ? 3.0 : 2.0, bias = m.biases ? 1.0 : 0.0;
     const double f = static_cast<double>(m.ffn), norm = m.rms ? h : 2.0 * h;
     const std::int64_t stage_layers_i = s.pp == 1 ? m.layers : (m.layers + s.pp - 1) / s.pp;
     const double stage_layers = static_cast<double>(stage_layers_i);
-    const double linear = stage_layers * ((h * q + 2.0 * h * kv + q * h + bias * (q + 2.0 * kv + h)) / t +
+    const std::int64_t kv_here_i = kv_heads >= s.tp ? (s.tp == 1 ? kv_heads : static_cast<std::int64_t>(
+                                                         static_cast<double>(kv_heads) / t)) : 1;
+    const double q_here = q / t, kv_here = static_cast<double>(kv_here_i * head_dim);
+    const double linear = stage_layers * (2.0 * h * q_here + 2.0 * h * kv_here + bias * (q_here + 2.0 * kv_here + h) +
                                           (matrices * h * f + bias * ((matrices - 1.0) * f + h)) / t);
     const double head = static_cast<double>(m.vocab) * h / t;
-    const double embedding = head + (m.learned_positions ? static_cast<double>(m.max_context) * h / t : 0.0);
+    const double embedding = head + (m.learned_positions ? static_cast<double>(m.max_context) * h : 0.0);
     const double ends = s.pp == 1 ? embedding + (m.tied ? 0.0 : head) + norm
                                   : std::max(embedding, head + norm);
     const double weights = raw_storage(linear, s.weights) + raw_storage(stage_layers * 2.0 * norm + ends, s.embeddings);
 
     std::int64_t cached = m.window > 0 && s.context > m.window ? m.window : s.context;
     if (s.block > 0) cached = (cached + s.block - 1) / s.block * s.block;
-    const std::int64_t kv_here = kv_heads >= s.tp ? (s.tp == 1 ? kv_heads : static_cast<std::int64_t>(
-                                                         static_cast<double>(kv_heads) / t)) : 1;
-    const double kv_per_token = raw_storage(2.0 * static_cast<double>(stage_layers_i * kv_here * head_dim), s.kv);
+    const double kv_per_token = raw_storage(2.0 * stage_layers * kv_here, s.kv);
     const double kv_cache = static_cast<double>(s.batch * cached) * kv_per_token;
 
     const std::int64_t all_tokens = s.batch * s.context;
     const std::int64_t step = all_tokens < s.step_tokens ? all_tokens : s.step_tokens;
-    const double attention = (2.0 * q + 2.0 * kv) / t, mlp = matrices * f / t;
+    const double attention = 2.0 * q_here + 2.0 * kv_here, mlp = matrices * f / t;
     const double activations = raw_storage(static_cast<double>(step) * (2.0 * h + std::max(attention, mlp)), s.activations) +
                                4.0 * static_cast<double>(s.batch * m.vocab) / t;
     const double tensors = weights + kv_cache + activations;
@@ -152,6 +162,10 @@ struct raw_training_setup {
     double cuda_context, fragmentation, communication;
 };
 
+inline std::int64_t stage_layers_check(const raw_model& m, const raw_training_setup& s) {
+    return s.pp == 1 ? m.layers : (m.layers + s.pp - 1) / s.pp;
+}
+
 struct raw_training_memory {  // the library's breakdown, as doubles
     double weights, gradients, optimizer_states, activations, overhead, total, host_memory,
         activations_per_layer;
@@ -160,6 +174,7 @@ struct raw_training_memory {  // the library's breakdown, as doubles
 [[gnu::noinline]] raw_training_memory raw_training(const raw_model& m, const raw_training_setup& s) {
     raw_check(m);
     raw_require_count(s.micro_batch); raw_require_count(s.sequence); raw_require_count(s.tp);
+    if (!(static_cast<double>(s.micro_batch) * static_cast<double>(s.sequence) * static_cast<double>(m.hidden) < 9007199254740992.0)) raw_fail("size");
     const std::int64_t kv_heads = m.kv_heads > 0 ? m.kv_heads : m.heads;
     if (!raw_divides(s.tp, m.heads) || (!raw_divides(s.tp, kv_heads) && !raw_divides(kv_heads, s.tp))) raw_fail("tp");
     raw_require_count(s.pp);
@@ -170,20 +185,25 @@ struct raw_training_memory {  // the library's breakdown, as doubles
     raw_require_count(s.interleave);
     if (s.interleave > 1 && s.pp == 1) raw_fail("interleave");
     if (s.in_flight < 0) raw_fail("in_flight");
+    if (s.interleave > stage_layers_check(m, s)) raw_fail("interleave");
+    if (s.offload_optimizer && s.zero_stage < 1) raw_fail("offload");
     if (s.offload_parameters && s.zero_stage != 3) raw_fail("offload");
     if (s.cuda_context < 0.0 || s.communication < 0.0 || !(s.fragmentation >= 0.0 && s.fragmentation < 1.0)) raw_fail("overhead");
 
     const double h = static_cast<double>(m.hidden), t = static_cast<double>(s.tp);
     const std::int64_t head_dim = m.head_dim > 0 ? m.head_dim : m.hidden / m.heads;
-    const double q = static_cast<double>(m.heads * head_dim), kv = static_cast<double>(kv_heads * head_dim);
+    const double q = static_cast<double>(m.heads * head_dim);
     const double matrices = m.gated ? 3.0 : 2.0, bias = m.biases ? 1.0 : 0.0;
     const double f = static_cast<double>(m.ffn), norm = m.rms ? h : 2.0 * h;
     const std::int64_t stage_layers_i = s.pp == 1 ? m.layers : (m.layers + s.pp - 1) / s.pp;
     const double stage_layers = static_cast<double>(stage_layers_i);
-    const double linear = stage_layers * ((h * q + 2.0 * h * kv + q * h + bias * (q + 2.0 * kv + h)) / t +
+    const std::int64_t kv_here_i = kv_heads >= s.tp ? (s.tp == 1 ? kv_heads : static_cast<std::int64_t>(
+                                                         static_cast<double>(kv_heads) / t)) : 1;
+    const double q_here = q / t, kv_here = static_cast<double>(kv_here_i * head_dim);
+    const double linear = stage_layers * (2.0 * h * q_here + 2.0 * h * kv_here + bias * (q_here + 2.0 * kv_here + h) +
                                           (matrices * h * f + bias * ((matrices - 1.0) * f + h)) / t);
     const double head = static_cast<double>(m.vocab) * h / t;
-    const double embedding = head + (m.learned_positions ? static_cast<double>(m.max_context) * h / t : 0.0);
+    const double embedding = head + (m.learned_positions ? static_cast<double>(m.max_context) * h : 0.0);
     const double ends = s.pp == 1 ? embedding + (m.tied ? 0.0 : head) + norm
                                   : std::max(embedding, head + norm);
     const double params = linear + stage_layers * 2.0 * norm + ends;
@@ -196,29 +216,39 @@ struct raw_training_memory {  // the library's breakdown, as doubles
         gradients = raw_storage(params / (s.zero_stage >= 2 ? dp : 1.0), s.gradients);
         optimizer = params * s.optimizer_bytes / (s.zero_stage >= 1 ? dp : 1.0);
     }
-    if (s.offload_optimizer) { host += optimizer; optimizer = 0.0; }
-    if (s.offload_parameters) { host += weights; weights = raw_storage(2.0 * linear / stage_layers, s.parameters); }
+    if (s.offload_optimizer) { host += optimizer + gradients; optimizer = 0.0; gradients = 0.0; }
+    if (s.offload_parameters) {
+        const double layer = linear / stage_layers, rest = params - linear;
+        host += weights;
+        weights = raw_storage(2.0 * (layer > rest ? layer : rest), s.parameters);
+    }
 
     const double e = raw_bits({s.activations.element_bits, 0, 0, 0, 0}) / 8.0;
     const double sb = static_cast<double>(s.sequence) * static_cast<double>(s.micro_batch);
-    double per_layer = 0.0;
-    if (s.recompute == 2) {
-        per_layer = e * sb * h;
-    } else {
+    const bool sp = s.sequence_parallel && s.tp > 1;
+    auto layer_bytes = [&](int policy) {
+        if (policy == 2) return e * sb * h;
         const double replicated = e * 4.0 * sb * h + (s.dropout ? 2.0 * sb * h : 0.0);
-        double split = e * sb * (2.0 * q + 2.0 * kv + matrices * f);
-        if (s.recompute == 0 && !s.flash) split += (s.dropout ? 2.0 * e + 1.0 : e) * static_cast<double>(m.heads) * static_cast<double>(s.sequence) * sb;
-        else if (s.flash && s.recompute == 0) split += 4.0 * static_cast<double>(m.heads) * sb;
-        const bool sp = s.sequence_parallel && s.tp > 1;
-        per_layer = (sp ? replicated / t : replicated) + split / t;
-    }
+        double per_gpu = e * sb * (2.0 * q_here + 2.0 * kv_here + matrices * f / t);
+        const double heads_here = static_cast<double>(m.heads) / t;
+        if (policy == 0 && !s.flash) {
+            const double keys = static_cast<double>(m.window > 0 && s.sequence > m.window ? m.window : s.sequence);
+            per_gpu += (s.dropout ? 2.0 * e + 1.0 : e) * heads_here * keys * sb;
+        } else if (policy == 0) {
+            per_gpu += 4.0 * heads_here * sb;
+        }
+        return (sp ? replicated / t : replicated) + per_gpu;
+    };
+    const double per_layer = layer_bytes(s.recompute);
     const std::int64_t wanted = s.in_flight > 0 ? s.in_flight : s.pp;
     const double in_flight = static_cast<double>(wanted < s.pp ? wanted : s.pp);
     const double factor = s.interleave > 1 ? 1.0 + static_cast<double>(s.pp - 1) / static_cast<double>(s.pp * s.interleave) : 1.0;
-    const double sbh = static_cast<double>(s.sequence * s.micro_batch * m.hidden);
     double activations = stage_layers * in_flight * factor * per_layer;
-    if (s.dropout) activations += sbh * in_flight / t;
-    if (s.pp == 1) activations += (2.0 * e * sbh + 4.0 * sbh / h * static_cast<double>(m.vocab)) / t;
+    if (s.recompute != 0) activations += layer_bytes(0) - per_layer;
+    const double sbh = static_cast<double>(s.sequence * s.micro_batch * m.hidden);
+    const double share = sp ? 1.0 / t : 1.0;
+    if (s.dropout) activations += sbh * in_flight * share;
+    if (s.pp == 1) activations += 2.0 * e * sbh * share + 4.0 * sbh / h * static_cast<double>(m.vocab) / t;
     const double tensors = weights + gradients + optimizer + activations;
     const double overhead = s.cuda_context + s.fragmentation * tensors + (s.tp * s.pp * s.dp > 1 ? s.communication : 0.0);
     return {weights, gradients, optimizer, activations, overhead, tensors + overhead, host, per_layer};

@@ -68,6 +68,11 @@ constexpr std::int64_t active_experts_of(const transformer& m) {
     return m.experts > 1 ? m.experts_per_token : 1;
 }
 
+/// Width of the query projection (heads × head_dim) and of the key or value projection
+/// (kv_heads × head_dim).
+constexpr std::int64_t q_width_of(const transformer& m) { return m.heads * head_dim_of(m); }
+constexpr std::int64_t kv_width_of(const transformer& m) { return kv_heads_of(m) * head_dim_of(m); }
+
 /// Keys a token attends to at `context`: the sliding window caps it.
 constexpr std::int64_t attended_tokens(const transformer& m, std::int64_t context) {
     return m.sliding_window > 0 && context > m.sliding_window ? m.sliding_window : context;
@@ -75,7 +80,8 @@ constexpr std::int64_t attended_tokens(const transformer& m, std::int64_t contex
 
 /// Rejects a shape no model has: non-positive sizes; KV heads that do not divide the heads;
 /// a head_dim other than hidden/heads left implicit when hidden is not divisible; an MoE
-/// top-k outside [1, experts]; a negative window.
+/// top-k outside [1, experts] (0 or 1 for a dense model); a negative window; a model whose
+/// parameter count would pass 2^53.
 constexpr void check(const transformer& m, const char* function = "check(transformer)") {
     detail::require_count(function, "layers", m.layers);
     detail::require_count(function, "hidden", m.hidden);
@@ -109,9 +115,30 @@ constexpr void check(const transformer& m, const char* function = "check(transfo
                               static_cast<double>(m.experts_per_token), "",
                               "must be in [1, experts = ", static_cast<double>(m.experts), "]");
     }
+    if (m.experts <= 1 && (m.experts_per_token < 0 || m.experts_per_token > 1)) {
+        detail::throw_invalid(function, "experts_per_token",
+                              static_cast<double>(m.experts_per_token), "",
+                              "must be 0 or 1 for a dense model (experts <= 1)");
+    }
     if (m.sliding_window < 0) {
         detail::throw_invalid(function, "sliding_window", static_cast<double>(m.sliding_window),
                               "", "must be >= 0 (0 means full attention)");
+    }
+    // Counts are exact integers: every product must stay below 2^53, where doubles and the
+    // integer arithmetic here stop being exact. A bound on the total (in double) keeps each
+    // intermediate product below it too.
+    const double h = static_cast<double>(m.hidden);
+    const double widths = static_cast<double>(m.heads + 2 * kv_heads_of(m)) *
+                          static_cast<double>(head_dim_of(m));
+    const double bound =
+        static_cast<double>(m.layers) *
+            (2.0 * h * widths + 3.0 * h * static_cast<double>(m.ffn_hidden) *
+                                    static_cast<double>(experts_of(m)) + 8.0 * h) +
+        2.0 * h * static_cast<double>(m.vocab + m.max_context) + 2.0 * h;
+    if (!(bound < detail::largest_exact_count)) {
+        detail::throw_invalid(function, "layers", static_cast<double>(m.layers), "",
+                              "with this width and vocabulary gives over 2^53 parameters, past "
+                              "what gpucalc counts exactly");
     }
 }
 
@@ -142,8 +169,8 @@ struct layer_parameters {
 
 constexpr layer_parameters layer_parameters_of(const transformer& m) {
     const std::int64_t h = m.hidden;
-    const std::int64_t q_width = m.heads * head_dim_of(m);
-    const std::int64_t kv_width = kv_heads_of(m) * head_dim_of(m);
+    const std::int64_t q_width = q_width_of(m);
+    const std::int64_t kv_width = kv_width_of(m);
     const std::int64_t matrices = m.mlp == mlp_kind::gated ? 3 : 2;
     const std::int64_t bias = m.linear_biases ? 1 : 0;
     layer_parameters p{};
@@ -155,9 +182,7 @@ constexpr layer_parameters layer_parameters_of(const transformer& m) {
     p.norm = m.norm == norm_kind::rms_norm ? h : 2 * h;
     return p;
 }
-}  // namespace detail
 
-namespace detail {
 /// parameter_count() without the shape check, for callers that have checked `m` already.
 constexpr parameter_counts count_parameters(const transformer& m) {
     const detail::layer_parameters p = detail::layer_parameters_of(m);
@@ -238,7 +263,7 @@ constexpr forward_flops forward_flops_per_token(const transformer& m, std::int64
     const detail::layer_parameters p = detail::layer_parameters_of(m);
     const double weights_per_layer = static_cast<double>(
         p.attention_weights + active_experts_of(m) * p.expert_weights + p.router);
-    const double q_width = static_cast<double>(m.heads * head_dim_of(m));
+    const double q_width = static_cast<double>(q_width_of(m));
     forward_flops f{};
     f.layers = make<flops>(2.0 * weights_per_layer * static_cast<double>(m.layers));
     f.attention = make<flops>(4.0 * static_cast<double>(attended_tokens(m, context)) * q_width *
@@ -323,9 +348,17 @@ struct lora_adapter {
 constexpr std::int64_t lora_parameter_count(const transformer& m, const lora_adapter& adapter) {
     check(m, "lora_parameter_count");
     detail::require_count("lora_parameter_count", "rank", adapter.rank);
+    if (adapter.targets == 0 || (adapter.targets & ~static_cast<std::uint32_t>(lora_all_linear)) != 0) {
+        detail::throw_invalid("lora_parameter_count", "targets", static_cast<double>(adapter.targets),
+                              "", "must be a non-empty set of lora_target bits");
+    }
+    if ((adapter.targets & lora_gate) != 0 && m.mlp != mlp_kind::gated) {
+        detail::throw_invalid("lora_parameter_count", "targets", static_cast<double>(adapter.targets),
+                              "", "names lora_gate, but a plain MLP has no gate matrix");
+    }
     const std::int64_t h = m.hidden;
-    const std::int64_t q_width = m.heads * head_dim_of(m);
-    const std::int64_t kv_width = kv_heads_of(m) * head_dim_of(m);
+    const std::int64_t q_width = q_width_of(m);
+    const std::int64_t kv_width = kv_width_of(m);
     const std::int64_t f = m.ffn_hidden;
     std::int64_t widths = 0;  // sum of (d_in + d_out) over targeted matrices, one layer
     if (adapter.targets & lora_q) widths += h + q_width;
@@ -333,7 +366,7 @@ constexpr std::int64_t lora_parameter_count(const transformer& m, const lora_ada
     if (adapter.targets & lora_v) widths += h + kv_width;
     if (adapter.targets & lora_o) widths += q_width + h;
     std::int64_t mlp_widths = 0;
-    if ((adapter.targets & lora_gate) && m.mlp == mlp_kind::gated) mlp_widths += h + f;
+    if (adapter.targets & lora_gate) mlp_widths += h + f;
     if (adapter.targets & lora_up) mlp_widths += h + f;
     if (adapter.targets & lora_down) mlp_widths += f + h;
     return adapter.rank * m.layers * (widths + experts_of(m) * mlp_widths);

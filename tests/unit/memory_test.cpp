@@ -358,7 +358,9 @@ TEST_CASE("QLoRA: a 7B model fine-tunes on one 24 GB GPU; full fine-tuning does 
     CHECK_FALSE(fits(training_memory_per_gpu(cat::llama_2_7b, full), cat::a10).ok);
 }
 
-TEST_CASE("CPU offload moves optimizer state (and, at ZeRO-3, parameters) to the host") {
+TEST_CASE("CPU offload: ZeRO-Offload moves optimizer state and gradients, ZeRO-Infinity parameters") {
+    // Ren et al. 2021 (ZeRO-Offload): fp32 master weights, optimizer states and gradients live
+    // in CPU memory; Rajbhandari et al. 2021 (ZeRO-Infinity): parameters too, at ZeRO-3.
     training_setup t{};
     t.parallel.zero_stage = 3;
     t.parallel.data = 8;
@@ -366,15 +368,41 @@ TEST_CASE("CPU offload moves optimizer state (and, at ZeRO-3, parameters) to the
     t.offload_optimizer = true;
     const training_memory opt = training_memory_per_gpu(cat::llama_2_7b, t);
     CHECK(opt.optimizer_states == 0.0_B);
-    CHECK(opt.host_memory == base.optimizer_states);
-    CHECK(opt.total < base.total);
+    CHECK(opt.gradients == 0.0_B);
+    CHECK(opt.host_memory == base.optimizer_states + base.gradients);
+    CHECK(opt.weights == base.weights);
     t.offload_parameters = true;
     const training_memory params = training_memory_per_gpu(cat::llama_2_7b, t);
-    CHECK(params.host_memory == base.optimizer_states + base.weights);
-    CHECK(params.weights < base.weights);
+    CHECK(params.host_memory == base.optimizer_states + base.gradients + base.weights);
+    // Resident: two gathered units, the larger of a layer and the embedding/head (Llama-2-7B:
+    // embedding + head + norms, 262 M parameters, against a layer's 202 M).
+    const double embedding_class = 2.0 * 32000.0 * 4096.0 + 65.0 * 4096.0;
+    CHECK(approx_equal(in<bytes>(params.weights), 2.0 * 2.0 * embedding_class));
+    // Offload needs sharding first.
+    training_setup bad{};
+    bad.offload_optimizer = true;
+    CHECK_THROWS_WITH_AS(training_memory_per_gpu(cat::llama_2_7b, bad),
+                         "training_memory: parallel.zero_stage = 0 must be 1, 2 or 3 to offload "
+                         "the optimizer (ZeRO-Offload)",
+                         invalid_input);
 }
 
 TEST_CASE("pipeline and expert parallelism split the weights") {
+    // PP 4 on Llama-2-7B: the most loaded stage holds 8 layers and, of the embedding (first
+    // stage) and the head with the final norm (last stage), the larger: the head and norm.
+    inference_setup s{};
+    s.pipeline_parallel = 4;
+    const double layer = 202383360.0;  // 4·4096² + 3·4096·11008 + 2·4096 (derived)
+    const double head_and_norm = 32000.0 * 4096.0 + 4096.0;
+    CHECK(approx_equal(in<bytes>(inference_memory_per_gpu(cat::llama_2_7b, s).weights),
+                       2.0 * (8.0 * layer + head_and_norm)));
+    // A tied head (GPT-3) still needs its copy on the last stage once stages split.
+    inference_setup gpt{};
+    gpt.pipeline_parallel = 2;
+    const double gpt_layer = 12.0 * 12288.0 * 12288.0 + 13.0 * 12288.0;
+    const double embedding = (50257.0 + 2048.0) * 12288.0;  // tokens + learned positions
+    CHECK(approx_equal(in<bytes>(inference_memory_per_gpu(cat::gpt3_175b, gpt).weights),
+                       2.0 * (48.0 * gpt_layer + embedding)));
     training_setup t{};
     t.parallel.pipeline = 4;
     const training_memory pp = training_memory_per_gpu(cat::llama_2_7b, t);
@@ -387,6 +415,95 @@ TEST_CASE("pipeline and expert parallelism split the weights") {
     const training_memory moe = training_memory_per_gpu(cat::mixtral_8x7b, e);
     const training_memory dense = training_memory_per_gpu(cat::mixtral_8x7b, training_setup{});
     CHECK(moe.weights < dense.weights / 4.0);
+}
+
+TEST_CASE("TP beyond the KV heads replicates K and V in weights, activations and cache") {
+    // Llama-2-70B has 8 KV heads; at TP 16 each GPU holds one (replicated) KV head of 128.
+    inference_setup s{};
+    s.tensor_parallel = 16;
+    const double h = 8192.0;
+    const double attention = 2.0 * h * 8192.0 / 16.0 + 2.0 * h * 128.0;  // Q, O split; K, V one head
+    const double mlp = 3.0 * h * 28672.0 / 16.0;
+    const double layers = 80.0 * (attention + mlp);
+    const double ends = 80.0 * 2.0 * h + 2.0 * 32000.0 * h / 16.0 + h;
+    CHECK(approx_equal(in<bytes>(inference_memory_per_gpu(cat::llama_2_70b, s).weights),
+                       2.0 * (layers + ends)));
+}
+
+TEST_CASE("LoRA under ZeRO-3 (FSDP-QLoRA) shards the frozen base and the adapter state") {
+    training_setup q{};
+    q.lora.enabled = true;
+    q.lora.adapter = {64, lora_all_linear};
+    q.lora.frozen_base = formats::nf4_double_quant;
+    q.fp32_master_weights = false;
+    const training_memory one = training_memory_per_gpu(cat::llama_2_70b, q);
+    q.parallel.data = 2;
+    q.parallel.zero_stage = 3;
+    const training_memory two = training_memory_per_gpu(cat::llama_2_70b, q);
+    CHECK(approx_equal(in<bytes>(two.weights), in<bytes>(one.weights) / 2.0));
+    CHECK(approx_equal(in<bytes>(two.optimizer_states), in<bytes>(one.optimizer_states) / 2.0));
+}
+
+TEST_CASE("without sequence parallelism the replicated terms are not split by TP") {
+    // Korthikanti §4.3 states its extra terms with sequence parallelism; without it the
+    // embedding-dropout mask and the output layer's 16-bit inputs are replicated on every rank.
+    training_setup t = korthikanti_setup(8, 1);
+    const double sbh = 2048.0 * 12288.0;
+    const double expected = sbh * 96.0 * (10.0 + 24.0 / 8.0 + 80.0 / 8.0) + sbh +
+                            4.0 * sbh + 4.0 * 2048.0 * 51200.0 / 8.0;
+    CHECK(approx_equal(in<bytes>(training_memory_per_gpu(cat::korthikanti_175b, t).activations),
+                       expected));
+}
+
+TEST_CASE("recompute: the layer being recomputed holds its full activations at the peak") {
+    training_setup full{};
+    full.recompute = recompute::full;
+    training_setup none{};
+    const double per_layer_full = in<bytes>(activation_bytes_per_layer(cat::llama_2_7b, full));
+    const double per_layer_none = in<bytes>(activation_bytes_per_layer(cat::llama_2_7b, none));
+    const double outputs = 2.0 * 2.0 * 2048.0 * 4096.0 + 4.0 * 2048.0 * 32000.0;
+    CHECK(approx_equal(in<bytes>(training_memory_per_gpu(cat::llama_2_7b, full).activations),
+                       32.0 * per_layer_full + (per_layer_none - per_layer_full) + outputs));
+}
+
+TEST_CASE("a sliding window caps the attention scores kept without FlashAttention") {
+    training_setup t{};
+    t.sequence = 32768;
+    t.flash_attention = false;
+    const double capped = in<bytes>(activation_bytes_per_layer(cat::mistral_7b, t));
+    transformer full_attention = cat::mistral_7b;
+    full_attention.sliding_window = 0;
+    const double uncapped = in<bytes>(activation_bytes_per_layer(full_attention, t));
+    // Scores: 32 heads × 32,768 queries × keys × 2 bytes; keys 4,096 against 32,768.
+    CHECK(approx_equal(uncapped - capped, 2.0 * 32.0 * 32768.0 * (32768.0 - 4096.0)));
+}
+
+TEST_CASE("weights at every precision the domain quotes: 7B ~14 GB fp16, 7 GB int8, 3.5 GB int4") {
+    // domain.md figures are for the weights alone, all in one format, rounded to one figure.
+    const double n = 6738415616.0;
+    inference_setup s{};
+    struct row {
+        storage_format format;
+        double bits;
+    };
+    for (const row& r : {row{formats::fp16, 16.0}, row{formats::int8, 8.0}, row{formats::int4, 4.0},
+                         row{formats::fp8_e4m3, 8.0}, row{formats::nf4_double_quant, 4.0 + 0.127},
+                         row{formats::mxfp4, 4.25}, row{formats::int4_g128, 4.125}}) {
+        s.weights = r.format;
+        s.embeddings = r.format;
+        CHECK(in<gigabytes>(inference_memory_per_gpu(cat::llama_2_7b, s).weights) ==
+              doctest::Approx(n * r.bits / 8.0 / 1e9).epsilon(1e-3));
+    }
+}
+
+TEST_CASE("min GPUs for training returns one GPU when one is enough") {
+    // Llama-2-7B full training fits one H200 (141 GiB) at ZeRO-3, micro-batch 1, full recompute.
+    training_setup t{};
+    t.parallel.zero_stage = 3;
+    t.recompute = recompute::full;
+    const training_plan plan = min_gpus_for_training(cat::llama_2_7b, t, cat::h200);
+    CHECK(plan.outcome == search_outcome::found);
+    CHECK(plan.gpus == 1);
 }
 
 TEST_CASE("invalid setups are rejected with the function, field, value and rule") {
@@ -448,6 +565,42 @@ TEST_CASE("invalid setups are rejected with the function, field, value and rule"
     t = training_setup{};
     t.offload_parameters = true;  // needs ZeRO-3
     CHECK_THROWS_AS(training_memory_per_gpu(cat::llama_2_7b, t), invalid_input);
+    t = training_setup{};
+    t.parallel.interleave = 2;  // without pipelining
+    CHECK_THROWS_WITH_AS(training_memory_per_gpu(cat::llama_2_7b, t),
+                         "training_memory: parallel.interleave = 2 needs parallel.pipeline > 1",
+                         invalid_input);
+    t = training_setup{};
+    t.parallel.pipeline = 4;
+    t.parallel.interleave = 9;  // more chunks than the 8 layers a stage holds
+    CHECK_THROWS_AS(training_memory_per_gpu(cat::llama_2_7b, t), invalid_input);
+    t = training_setup{};
+    t.parallel.microbatches_in_flight = -1;
+    CHECK_THROWS_AS(training_memory_per_gpu(cat::llama_2_7b, t), invalid_input);
+    t = training_setup{};
+    t.parallel.expert = 4;  // divides Mixtral's 8 experts but not data = 2
+    t.parallel.data = 2;
+    CHECK_THROWS_WITH_AS(training_memory_per_gpu(cat::mixtral_8x7b, t),
+                         "training_memory: parallel.expert = 4 must divide parallel.data = 2 "
+                         "(expert parallelism runs across data-parallel ranks)",
+                         invalid_input);
+    inference_setup paged{};
+    paged.kv_block_tokens = -16;
+    CHECK_THROWS_AS(inference_memory_per_gpu(cat::llama_2_7b, paged), invalid_input);
+    inference_setup huge{};
+    huge.batch = std::int64_t{1} << 40;
+    huge.context = std::int64_t{1} << 30;  // 2^70 tokens × 32,000 vocabulary
+    CHECK_THROWS_WITH_AS(inference_memory_per_gpu(cat::llama_2_7b, huge),
+                         "inference_memory: batch x context x vocab = 3.77789318629572e+25 must "
+                         "stay below 2^53, where counts stop being exact",
+                         invalid_input);
+    training_setup negative_batch{};
+    negative_batch.micro_batch = -4;
+    CHECK_THROWS_AS(activation_bytes_per_layer(cat::llama_2_7b, negative_batch), invalid_input);
+    CHECK_THROWS_AS(max_batch_for_inference(cat::llama_2_7b, inference_setup{}, cat::h100_sxm, 0.0, -5),
+                    invalid_input);
+    CHECK_THROWS_AS(smallest_mig_profile(cat::l4, -1.0_GiB), invalid_input);
+    CHECK_THROWS_AS(smallest_mig_profile(cat::l4, 1.0_GiB, 7.0), invalid_input);
     CHECK_THROWS_AS(fits(1.0_GiB, 0.0_GiB), invalid_input);
     CHECK_THROWS_AS(fits(1.0_GiB, 80.0_GiB, 1.0), invalid_input);
     CHECK_THROWS_AS(fits(-1.0_GiB, 80.0_GiB), invalid_input);

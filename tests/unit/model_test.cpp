@@ -178,5 +178,30 @@ TEST_CASE("shapes that no model has are rejected with the field and the rule") {
     CHECK_THROWS_AS(forward_flops_per_token(m, 10), invalid_input);
     CHECK_THROWS_AS(forward_flops_per_token(cat::llama_2_7b, 0), invalid_input);
     CHECK_THROWS_AS(lora_parameter_count(cat::llama_2_7b, {0, lora_q}), invalid_input);
+    CHECK_THROWS_AS(lora_parameter_count(cat::llama_2_7b, {8, 0U}), invalid_input);
+    CHECK_THROWS_AS(lora_parameter_count(cat::llama_2_7b, {8, 1U << 9}), invalid_input);
+    CHECK_THROWS_WITH_AS(lora_parameter_count(cat::gpt3_175b, {8, lora_gate}),
+                         "lora_parameter_count: targets = 16 names lora_gate, but a plain MLP has "
+                         "no gate matrix",
+                         invalid_input);
+    m = cat::llama_2_7b;
+    m.experts = -1;
+    CHECK_THROWS_AS(parameter_count(m), invalid_input);
+    m = cat::llama_2_7b;
+    m.experts_per_token = 2;  // a dense model routes to no experts
+    CHECK_THROWS_WITH_AS(parameter_count(m),
+                         "parameter_count: experts_per_token = 2 must be 0 or 1 for a dense model "
+                         "(experts <= 1)",
+                         invalid_input);
+    m = cat::llama_2_7b;
+    m.head_dim = 0;
+    m.hidden = 4100;  // not divisible by 32 heads
+    CHECK_THROWS_AS(parameter_count(m), invalid_input);
+    m = cat::gpt3_175b;
+    m.max_context = 0;  // learned positions need a table size
+    CHECK_THROWS_AS(parameter_count(m), invalid_input);
+    m = cat::llama_2_7b;
+    m.vocab = std::int64_t{1} << 40;  // 2^40 × 4096 × 2 passes 2^53
+    CHECK_THROWS_AS(parameter_count(m), invalid_input);
     CHECK_THROWS_AS(kaplan_training_flops(-1.0, 1e12), invalid_input);
 }

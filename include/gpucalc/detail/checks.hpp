@@ -37,7 +37,14 @@ constexpr const char* base_unit_text() {
 
 constexpr double largest_finite = std::numeric_limits<double>::max();
 
-/// Whether `divisor` divides `value` exactly, for counts below 2^53. Done in double arithmetic:
+/// 2^53: integers below it are exact in a double. Counts gpucalc multiplies stay below it.
+constexpr double largest_exact_count = 9007199254740992.0;
+
+/// The largest count one field may hold (2^40): products of a few such counts are checked
+/// against largest_exact_count where they are formed.
+constexpr std::int64_t largest_count = std::int64_t{1} << 40;
+
+/// Whether `divisor` divides `value` exactly, for counts below 2^53 (require_count caps them). Done in double arithmetic:
 /// hot paths validate their input on every call, and a 64-bit integer division costs several
 /// times a floating-point one.
 constexpr bool divides(std::int64_t divisor, std::int64_t value) {
@@ -83,10 +90,13 @@ constexpr void require_fraction(const char* function, const char* field, double 
     }
 }
 
-/// A whole count that must be >= 1 (a parallel degree, GPUs per node).
+/// A whole count that must be >= 1 (a parallel degree, GPUs per node), and at most 2^40.
 constexpr void require_count(const char* function, const char* field, long long value) {
     if (value < 1) {
         throw_invalid(function, field, static_cast<double>(value), "", "must be >= 1");
+    }
+    if (value > largest_count) {
+        throw_invalid(function, field, static_cast<double>(value), "", "must be <= 2^40");
     }
 }
 

@@ -7,6 +7,7 @@
 
 #include "../detail/checks.hpp"
 #include "../hardware.hpp"
+#include "../detail/sharding.hpp"
 #include "inference.hpp"
 #include "training.hpp"
 
@@ -72,11 +73,11 @@ struct serving_plan {
 constexpr serving_plan min_gpus_for_inference(const transformer& m, inference_setup setup,
                                               const gpu_spec& gpu, double headroom = 0.0,
                                               std::int64_t max_tensor_parallel = 64) {
+    check(m, "min_gpus_for_inference");
     detail::require_count("min_gpus_for_inference", "max_tensor_parallel", max_tensor_parallel);
     serving_plan plan{};
     for (std::int64_t tp = 1; tp <= max_tensor_parallel && tp <= m.heads; ++tp) {
-        const std::int64_t kv = kv_heads_of(m);
-        if (!detail::divides(tp, m.heads) || (!detail::divides(tp, kv) && !detail::divides(kv, tp))) continue;
+        if (!detail::tensor_parallel_allowed(m, tp)) continue;
         setup.tensor_parallel = tp;
         plan.verdict = fits(inference_memory_per_gpu(m, setup), gpu, headroom);
         plan.tensor_parallel = tp;
@@ -111,18 +112,32 @@ constexpr training_plan min_gpus_for_training(const transformer& m, training_set
         return fits(training_memory_per_gpu(m, setup), gpu, headroom);
     };
     training_plan plan{};
-    std::int64_t high = setup.parallel.zero_stage == 0 ? step : (max_data_parallel / step) * step;
-    if (high < step) high = step;
-    plan.verdict = verdict_at(high);
-    plan.data_parallel = high;
-    if (!plan.verdict.ok) {
-        plan.outcome = setup.parallel.zero_stage == 0 ? search_outcome::not_sharded
-                                                      : search_outcome::too_large_at_limit;
-        plan.gpus = high * setup.parallel.tensor * setup.parallel.pipeline;
+    const std::int64_t gpus_per_replica = setup.parallel.tensor * setup.parallel.pipeline;
+    // The smallest degree first: it can be the only one that fits (a single GPU needs no
+    // communication buffers, and without ZeRO sharding more ranks never help).
+    plan.data_parallel = step;
+    plan.verdict = verdict_at(step);
+    plan.gpus = step * gpus_per_replica;
+    if (plan.verdict.ok) {
+        plan.outcome = search_outcome::found;
         return plan;
     }
-    // Memory falls monotonically with the data-parallel degree: bisect on multiples of `step`.
-    std::int64_t low = 0;  // in units of step: low never fits (or is 0), high fits
+    if (setup.parallel.zero_stage == 0) {
+        plan.outcome = search_outcome::not_sharded;
+        return plan;
+    }
+    std::int64_t high = (max_data_parallel / step) * step;
+    if (high <= step || !verdict_at(high).ok) {
+        plan.data_parallel = high > step ? high : step;
+        plan.verdict = verdict_at(plan.data_parallel);
+        plan.gpus = plan.data_parallel * gpus_per_replica;
+        plan.outcome = search_outcome::too_large_at_limit;
+        return plan;
+    }
+    // Above the smallest degree, memory falls monotonically with the data-parallel degree
+    // (ZeRO divides the model states by it; the communication buffers are constant): bisect
+    // on multiples of `step`, where `low` never fits and `high` does.
+    std::int64_t low = 1;
     std::int64_t high_units = high / step;
     while (high_units - low > 1) {
         const std::int64_t mid = low + (high_units - low) / 2;
@@ -131,7 +146,7 @@ constexpr training_plan min_gpus_for_training(const transformer& m, training_set
     plan.data_parallel = high_units * step;
     plan.verdict = verdict_at(plan.data_parallel);
     plan.outcome = search_outcome::found;
-    plan.gpus = plan.data_parallel * setup.parallel.tensor * setup.parallel.pipeline;
+    plan.gpus = plan.data_parallel * gpus_per_replica;
     return plan;
 }
 
@@ -139,7 +154,8 @@ constexpr training_plan min_gpus_for_training(const transformer& m, training_set
 /// values once it holds for a value (memory grows with batch and context); 0 if none.
 template <class Predicate>
 constexpr std::int64_t largest_that_fits(std::int64_t limit, Predicate fits_at) {
-    if (limit < 1 || !fits_at(1)) return 0;
+    detail::require_count("largest_that_fits", "limit", limit);
+    if (!fits_at(1)) return 0;
     if (fits_at(limit)) return limit;
     std::int64_t low = 1, high = limit;  // low fits, high does not
     while (high - low > 1) {
@@ -185,6 +201,7 @@ constexpr std::int64_t max_micro_batch_for_training(const transformer& m, traini
 /// nullptr when none does or the GPU has no MIG.
 constexpr const mig_profile* smallest_mig_profile(const gpu_spec& gpu, data_size required,
                                                   double headroom = 0.0) {
+    fits(required, gpu.memory, headroom);  // validates required and headroom, MIG or not
     const mig_profile* best = nullptr;
     for (std::int32_t i = 0; i < gpu.mig_count; ++i) {
         const mig_profile& p = gpu.mig[static_cast<std::size_t>(i)];

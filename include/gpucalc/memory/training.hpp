@@ -10,7 +10,7 @@
 #include "../model.hpp"
 #include "../precision.hpp"
 #include "../units.hpp"
-#include "inference.hpp"
+#include "../detail/sharding.hpp"
 #include "overhead.hpp"
 
 namespace gpucalc {
@@ -113,52 +113,25 @@ struct training_memory {
     data_size activations_per_layer{};  ///< one micro-batch, one layer (Korthikanti Table 2)
 };
 
-/// Activation bytes of one transformer layer for one micro-batch (Korthikanti et al. 2022,
-/// Table 2, generalized from their 4h-MLP multi-head layer to GQA and gated MLPs; derived).
-/// With their GPT layer, dropout on and 16-bit activations it is exactly:
-///   no recompute, TP t:       s·b·h·(10 + 24/t + 5·a·s/(h·t))
-///   + sequence parallel:      s·b·h·(34 + 5·a·s/h)/t
-///   selective recompute:      s·b·h·(10 + 24/t), or 34·s·b·h/t with SP
-///   full recompute:           2·s·b·h (each layer's input; not split by TP)
-/// FlashAttention drops the s² terms as selective recompute does, and keeps fp32 softmax
-/// statistics, 4·a·s·b/t bytes.
-constexpr data_size activation_bytes_per_layer(const transformer& m, const training_setup& t) {
-    const double s = static_cast<double>(t.sequence);
-    const double b = static_cast<double>(t.micro_batch);
-    const double h = static_cast<double>(m.hidden);
-    const double a = static_cast<double>(m.heads);
-    const double tp = static_cast<double>(t.parallel.tensor);
-    const double e = bytes_per_element({t.activations.element});  // bytes per activation
-    const double q_width = static_cast<double>(m.heads * head_dim_of(m));
-    const double kv_width = static_cast<double>(kv_heads_of(m) * head_dim_of(m));
-    const double f = static_cast<double>(m.ffn_hidden * active_experts_of(m));
-    const double sb = s * b;
-
-    if (t.recompute == recompute::full) return make<bytes>(e * sb * h);  // the layer's input
-
-    // Replicated under TP (split only by SP): the attention and MLP inputs, the two norms'
-    // inputs, and the two residual dropout masks (1 byte each).
-    const double replicated = e * 4.0 * sb * h + (t.dropout ? 2.0 * sb * h : 0.0);
-    // Split by TP: Q, K, V, the output projection's input, the MLP's intermediates.
-    const double mlp = (m.mlp == mlp_kind::gated ? 3.0 : 2.0) * f;
-    double split = e * sb * (2.0 * q_width + 2.0 * kv_width + mlp);
-    // The attention core: softmax output (and with dropout, its mask and output), a·s²·b each.
-    const bool scores_kept = t.recompute == recompute::none && !t.flash_attention;
-    if (scores_kept) {
-        split += (t.dropout ? 2.0 * e + 1.0 : e) * a * s * sb;
-    } else if (t.flash_attention && t.recompute == recompute::none) {
-        split += 4.0 * a * sb;  // fp32 log-sum-exp per query and head
-    }
-    const bool sp = t.parallel.sequence_parallel && t.parallel.tensor > 1;
-    return make<bytes>((sp ? replicated / tp : replicated) + split / tp);
-}
-
 namespace detail {
+
+constexpr void check_zero_stage(std::int64_t stage, const char* function) {
+    if (stage < 0 || stage > 3) {
+        throw_invalid(function, "parallel.zero_stage", static_cast<double>(stage), "",
+                      "must be 0, 1, 2 or 3");
+    }
+}
 
 constexpr void check(const transformer& m, const training_setup& t, const char* function) {
     gpucalc::check(m, function);
     require_count(function, "micro_batch", t.micro_batch);
     require_count(function, "sequence", t.sequence);
+    const double tokens_by_width = static_cast<double>(t.micro_batch) *
+                                   static_cast<double>(t.sequence) * static_cast<double>(m.hidden);
+    if (!(tokens_by_width < largest_exact_count)) {
+        throw_invalid(function, "micro_batch x sequence x hidden", tokens_by_width, "",
+                      "must stay below 2^53, where counts stop being exact");
+    }
     check_tensor_parallel(m, t.parallel.tensor, function);
     check_pipeline_parallel(m, t.parallel.pipeline, function);
     require_count(function, "parallel.data", t.parallel.data);
@@ -172,19 +145,25 @@ constexpr void check(const transformer& m, const training_setup& t, const char* 
                       "must divide parallel.data = ", static_cast<double>(t.parallel.data),
                       " (expert parallelism runs across data-parallel ranks)");
     }
-    if (t.parallel.zero_stage < 0 || t.parallel.zero_stage > 3) {
-        throw_invalid(function, "parallel.zero_stage", static_cast<double>(t.parallel.zero_stage),
-                      "", "must be 0, 1, 2 or 3");
-    }
+    check_zero_stage(t.parallel.zero_stage, function);
     require_count(function, "parallel.interleave", t.parallel.interleave);
     if (t.parallel.interleave > 1 && t.parallel.pipeline == 1) {
         throw_invalid(function, "parallel.interleave", static_cast<double>(t.parallel.interleave),
                       "", "needs parallel.pipeline > 1");
     }
+    if (t.parallel.interleave > ceil_div(m.layers, t.parallel.pipeline)) {
+        throw_invalid(function, "parallel.interleave", static_cast<double>(t.parallel.interleave),
+                      "", "must not exceed the layers per stage = ",
+                      static_cast<double>(ceil_div(m.layers, t.parallel.pipeline)), "");
+    }
     if (t.parallel.microbatches_in_flight < 0) {
         throw_invalid(function, "parallel.microbatches_in_flight",
                       static_cast<double>(t.parallel.microbatches_in_flight), "",
                       "must be >= 0 (0 means parallel.pipeline)");
+    }
+    if (t.offload_optimizer && t.parallel.zero_stage < 1) {
+        throw_invalid(function, "parallel.zero_stage", static_cast<double>(t.parallel.zero_stage),
+                      "", "must be 1, 2 or 3 to offload the optimizer (ZeRO-Offload)");
     }
     if (t.offload_parameters && t.parallel.zero_stage != 3) {
         throw_invalid(function, "parallel.zero_stage", static_cast<double>(t.parallel.zero_stage),
@@ -194,7 +173,59 @@ constexpr void check(const transformer& m, const training_setup& t, const char* 
     check(t.overhead, function);
 }
 
+/// Optimizer bytes per trained parameter: the optimizer's state plus the fp32 master copy.
+constexpr double optimizer_bytes_per_parameter(const training_setup& setup) {
+    return optimizer_state_bytes(setup.optimizer) + (setup.fp32_master_weights ? 4.0 : 0.0);
+}
+
+/// Activation bytes of one layer for one micro-batch on one GPU, for a checked setup.
+constexpr double layer_activation_bytes(const transformer& m, const training_setup& t,
+                                        gpucalc::recompute policy) {
+    const double s = static_cast<double>(t.sequence);
+    const double sb = s * static_cast<double>(t.micro_batch);
+    const double h = static_cast<double>(m.hidden);
+    const double tp = static_cast<double>(t.parallel.tensor);
+    const double e = bytes_per_element({t.activations.element});
+    const bool sp = t.parallel.sequence_parallel && t.parallel.tensor > 1;
+
+    if (policy == recompute::full) return e * sb * h;  // the layer's input only
+
+    // Replicated under TP (split only by SP): the attention and MLP inputs, the two norms'
+    // inputs, and the two residual dropout masks (1 byte each).
+    const double replicated = e * 4.0 * sb * h + (t.dropout ? 2.0 * sb * h : 0.0);
+    // Per GPU under TP: Q and the output projection's input (split), K and V (split, or one
+    // replicated head when TP exceeds the KV heads), the MLP's intermediates (split).
+    const attention_widths w = attention_widths_per_gpu(m, t.parallel.tensor);
+    const double f = static_cast<double>(m.ffn_hidden * active_experts_of(m));
+    const double mlp = (m.mlp == mlp_kind::gated ? 3.0 : 2.0) * f / tp;
+    double per_gpu = e * sb * (2.0 * w.q + 2.0 * w.kv + mlp);
+    // The attention core: the softmax output over the attended keys (and with dropout, its
+    // mask and output), heads/t · s · keys · b elements each.
+    const double heads = static_cast<double>(m.heads) / tp;
+    if (policy == recompute::none && !t.flash_attention) {
+        const double keys = static_cast<double>(attended_tokens(m, t.sequence));
+        per_gpu += (t.dropout ? 2.0 * e + 1.0 : e) * heads * keys * sb;
+    } else if (policy == recompute::none) {
+        per_gpu += 4.0 * heads * sb;  // FlashAttention: fp32 log-sum-exp per query and head
+    }
+    return (sp ? replicated / tp : replicated) + per_gpu;
+}
+
 }  // namespace detail
+
+/// Activation bytes of one transformer layer for one micro-batch on one GPU (Korthikanti et
+/// al. 2022, Table 2, generalized from their 4h-MLP multi-head layer to GQA and gated MLPs;
+/// derived). With their GPT layer, dropout on and 16-bit activations it is exactly:
+///   no recompute, TP t:       s·b·h·(10 + 24/t + 5·a·s/(h·t))
+///   + sequence parallel:      s·b·h·(34 + 5·a·s/h)/t
+///   selective recompute:      s·b·h·(10 + 24/t), or 34·s·b·h/t with SP
+///   full recompute:           2·s·b·h (each layer's input; not split by TP, §5)
+/// FlashAttention drops the s² terms as selective recompute does, and keeps fp32 softmax
+/// statistics, 4·a·s·b/t bytes. A sliding window caps the keys each query scores.
+constexpr data_size activation_bytes_per_layer(const transformer& m, const training_setup& t) {
+    detail::check(m, t, "activation_bytes_per_layer");
+    return make<bytes>(detail::layer_activation_bytes(m, t, t.recompute));
+}
 
 /// Parameters, gradients and optimizer states of `parameters` trained parameters on one GPU
 /// under ZeRO (Rajbhandari et al. 2020, §5): stage 1 shards the optimizer states (K bytes per
@@ -213,32 +244,31 @@ constexpr model_states shard_model_states(double parameters, const training_setu
                                           std::int64_t data_parallel) {
     const std::int64_t stage = setup.parallel.zero_stage;
     const double dp = static_cast<double>(data_parallel);
-    const double k = optimizer_state_bytes(setup.optimizer) + (setup.fp32_master_weights ? 4.0 : 0.0);
     model_states r{};
     r.weights = storage_size(parameters / (stage >= 3 ? dp : 1.0), setup.parameters);
     r.gradients = storage_size(parameters / (stage >= 2 ? dp : 1.0), setup.gradients);
-    r.optimizer_states = make<bytes>(parameters * k / (stage >= 1 ? dp : 1.0));
+    r.optimizer_states =
+        make<bytes>(parameters * optimizer_bytes_per_parameter(setup) / (stage >= 1 ? dp : 1.0));
     return r;
 }
 }  // namespace detail
 
 constexpr model_states model_states_per_gpu(double parameters, const training_setup& setup) {
     detail::require_non_negative("model_states_per_gpu", "parameters", parameters);
-    const parallelism& par = setup.parallel;
-    if (par.zero_stage < 0 || par.zero_stage > 3) {
-        detail::throw_invalid("model_states_per_gpu", "parallel.zero_stage",
-                              static_cast<double>(par.zero_stage), "", "must be 0, 1, 2 or 3");
-    }
-    detail::require_count("model_states_per_gpu", "parallel.data", par.data);
-    return detail::shard_model_states(parameters, setup, par.data);
+    detail::check_zero_stage(setup.parallel.zero_stage, "model_states_per_gpu");
+    detail::require_count("model_states_per_gpu", "parallel.data", setup.parallel.data);
+    return detail::shard_model_states(parameters, setup, setup.parallel.data);
 }
 
 /// Per-GPU memory to train `m` with `setup`, on the first pipeline stage (it holds the most
 /// activations). Model states follow ZeRO (model_states_per_gpu) for the parameters a GPU
-/// holds after tensor, pipeline and expert parallelism. Activations follow Korthikanti et al. 2022
-/// (activation_bytes_per_layer) times the layers of a stage and the micro-batches in flight,
-/// times (1 + (p − 1)/(p·m)) for an interleaved schedule (§4.2.3), plus the embedding-dropout
-/// masks and, without pipelining, the output layer's inputs and fp32 logits (§4.3).
+/// holds after tensor, pipeline and expert parallelism; expert weights are sharded only over
+/// the ranks that hold the same experts (data ÷ expert). Activations follow
+/// Korthikanti et al. 2022 (activation_bytes_per_layer) times the layers of a stage and the
+/// micro-batches in flight, times (1 + (p − 1)/(p·m)) for an interleaved schedule (§4.2.3),
+/// plus the embedding-dropout masks and, without pipelining, the output layer's inputs and
+/// fp32 logits (§4.3); with recompute, the layer being recomputed holds its full activations
+/// once more at the peak (derived).
 constexpr training_memory training_memory_per_gpu(const transformer& m,
                                                   const training_setup& setup) {
     constexpr const char* function = "training_memory";
@@ -247,70 +277,86 @@ constexpr training_memory training_memory_per_gpu(const transformer& m,
     const detail::stage_weights w =
         detail::weights_on_worst_stage(m, par.tensor, par.pipeline, par.expert);
     const double stage_parameters = w.linear + w.embedding_class;
+    const std::int64_t expert_data = detail::exact_quotient(par.data, par.expert);
 
     training_memory r{};
+    storage_format resident_format = setup.parameters;
     if (setup.lora.enabled) {
-        // The frozen base is stored once and never sharded by ZeRO (as in QLoRA, §3); the
-        // adapter trains with full mixed-precision state. Adapter parameters split like their
-        // layers: by TP, and by PP over the stage's layers.
-        r.weights = storage_size(w.linear, setup.lora.frozen_base) +
-                    storage_size(w.embedding_class, setup.parameters);
-        const double adapter =
-            static_cast<double>(lora_parameter_count(m, setup.lora.adapter)) /
-            static_cast<double>(par.tensor * par.pipeline);
-        r.weights += storage_size(adapter, setup.parameters);
-        r.gradients = storage_size(adapter, setup.gradients);
-        r.optimizer_states = make<bytes>(
-            adapter * (optimizer_state_bytes(setup.optimizer) + (setup.fp32_master_weights ? 4.0 : 0.0)));
+        // The base is frozen: stored in frozen_base (linear layers) and setup.parameters
+        // (embedding, head, norms), with no gradients or optimizer state; ZeRO-3/FSDP shards it
+        // like any parameters (experts over their own group). The adapter trains with full
+        // state, split like its layers by TP and PP, and sharded by the ZeRO stage.
+        resident_format = setup.lora.frozen_base;
+        const double p3 = par.zero_stage >= 3 ? static_cast<double>(par.data) : 1.0;
+        const double p3_experts = par.zero_stage >= 3 ? static_cast<double>(expert_data) : 1.0;
+        r.weights = storage_size((w.linear - w.experts) / p3 + w.experts / p3_experts,
+                                 setup.lora.frozen_base) +
+                    storage_size(w.embedding_class / p3, setup.parameters);
+        const double adapter = static_cast<double>(lora_parameter_count(m, setup.lora.adapter)) /
+                               static_cast<double>(par.tensor * par.pipeline);
+        const model_states trained = detail::shard_model_states(adapter, setup, par.data);
+        r.weights += trained.weights;
+        r.gradients = trained.gradients;
+        r.optimizer_states = trained.optimizer_states;
     } else {
-        // Expert weights are sharded by ZeRO over the expert-data-parallel group (data ÷
-        // expert ranks hold the same experts); everything else over all data-parallel ranks.
         const model_states dense =
             detail::shard_model_states(stage_parameters - w.experts, setup, par.data);
         r.weights = dense.weights;
         r.gradients = dense.gradients;
         r.optimizer_states = dense.optimizer_states;
         if (w.experts > 0.0) {
-            const model_states experts = detail::shard_model_states(
-                w.experts, setup, detail::exact_quotient(par.data, par.expert));
+            const model_states experts = detail::shard_model_states(w.experts, setup, expert_data);
             r.weights += experts.weights;
             r.gradients += experts.gradients;
             r.optimizer_states += experts.optimizer_states;
         }
     }
     if (setup.offload_optimizer) {
-        r.host_memory += r.optimizer_states;
+        // ZeRO-Offload (Ren et al. 2021): optimizer states and the master copy live on the CPU,
+        // and gradients are moved there for the CPU optimizer step.
+        r.host_memory += r.optimizer_states + r.gradients;
         r.optimizer_states = data_size{};
+        r.gradients = data_size{};
     }
     if (setup.offload_parameters) {
-        // The ZeRO-3 shard moves to the host; the GPU keeps two gathered layers: the one
-        // computing and the one being prefetched (derived from ZeRO-Infinity's layer-wise
-        // fetching).
-        const double stage_layers = static_cast<double>(detail::ceil_div(m.layers, par.pipeline));
+        // The ZeRO-3 shard moves to the host; the GPU holds two gathered units at a time, the
+        // one computing and the one being fetched: a layer, or the embedding/head when that is
+        // larger (derived from ZeRO-Infinity's layer-wise fetching).
+        const double layer = w.linear / w.layers;
+        const double unit = layer > w.embedding_class ? layer : w.embedding_class;
         r.host_memory += r.weights;
-        r.weights = storage_size(2.0 * w.linear / stage_layers, setup.parameters);
+        r.weights = storage_size(2.0 * unit, resident_format);
     }
 
     // Activations on the first stage.
-    r.activations_per_layer = activation_bytes_per_layer(m, setup);
+    const double per_layer = detail::layer_activation_bytes(m, setup, setup.recompute);
+    r.activations_per_layer = make<bytes>(per_layer);
     const std::int64_t p = par.pipeline;
-    const std::int64_t in_flight_wanted = par.microbatches_in_flight > 0 ? par.microbatches_in_flight : p;
+    const std::int64_t in_flight_wanted =
+        par.microbatches_in_flight > 0 ? par.microbatches_in_flight : p;
     const double in_flight = static_cast<double>(in_flight_wanted < p ? in_flight_wanted : p);
-    const double stage_layers = static_cast<double>(detail::ceil_div(m.layers, p));
     const double interleave_factor =
-        1.0 + static_cast<double>(p - 1) / static_cast<double>(p * par.interleave);
-    r.activations = stage_layers * in_flight * (par.interleave > 1 ? interleave_factor : 1.0) *
-                    r.activations_per_layer;
+        par.interleave > 1
+            ? 1.0 + static_cast<double>(p - 1) / static_cast<double>(p * par.interleave)
+            : 1.0;
+    double activations = w.layers * in_flight * interleave_factor * per_layer;
+    if (setup.recompute != recompute::none) {
+        // The layer being recomputed rebuilds what recompute dropped, for one micro-batch.
+        activations += detail::layer_activation_bytes(m, setup, recompute::none) - per_layer;
+    }
     const double sbh = static_cast<double>(setup.sequence * setup.micro_batch * m.hidden);
     const double t = static_cast<double>(par.tensor);
-    if (setup.dropout) r.activations += make<bytes>(sbh * in_flight / t);  // embedding dropout mask
+    const bool sp = par.sequence_parallel && par.tensor > 1;
+    const double replicated_share = sp ? 1.0 / t : 1.0;  // split by TP only with SP (§4.3)
+    if (setup.dropout) activations += sbh * in_flight * replicated_share;  // embedding dropout
     if (p == 1) {
-        // Final norm input, output projection input, and fp32 logits (Korthikanti §4.3:
-        // 4·s·b·h/t·(1 + v/h) at 16 bits).
+        // Final norm input and output projection input (replicated without SP), and fp32
+        // logits (vocab-parallel, split by TP): 4·s·b·h/t·(1 + v/h) at 16 bits with SP (§4.3).
         const double e = bytes_per_element({setup.activations.element});
-        r.activations += make<bytes>((2.0 * e * sbh + 4.0 * sbh / static_cast<double>(m.hidden) *
-                                                          static_cast<double>(m.vocab)) / t);
+        activations += 2.0 * e * sbh * replicated_share +
+                       4.0 * sbh / static_cast<double>(m.hidden) * static_cast<double>(m.vocab) / t;
     }
+    r.activations = make<bytes>(activations);
 
     const data_size tensors = r.weights + r.gradients + r.optimizer_states + r.activations;
     const bool parallel = par.tensor * par.pipeline * par.data > 1;
