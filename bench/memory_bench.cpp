@@ -44,7 +44,10 @@ struct raw_format {  // a storage format as plain numbers
 
 [[noreturn]] void raw_fail(const char* what) { throw std::invalid_argument(what); }
 
-inline void raw_require_count(std::int64_t v) { if (v < 1) raw_fail("count"); }
+inline void raw_require_count(std::int64_t v) {
+    if (v < 1) raw_fail("count");
+    if (v > (std::int64_t{1} << 40)) raw_fail("count too large");
+}
 
 inline double raw_bits(const raw_format& f) {
     if (f.block < 0.0 || f.scale_block < 0.0 || (f.scale_block > 0.0 && f.block == 0.0)) raw_fail("block");

@@ -25,8 +25,12 @@ namespace detail {
 // compiler inlines.
 #if defined(__GNUC__) || defined(__clang__)
 #define GPUCALC_DETAIL_COLD __attribute__((cold, noinline))
+// On the few top-level functions a scheduler calls millions of times: inline their helpers
+// (the checks, the sharding arithmetic) into one body, as a hand-written version would be.
+#define GPUCALC_DETAIL_HOT __attribute__((flatten))
 #else
 #define GPUCALC_DETAIL_COLD
+#define GPUCALC_DETAIL_HOT
 #endif
 
 /// Shortest round-trip-ish text for a number in an error message: integers print without a

@@ -63,7 +63,7 @@ struct inference_memory {
 /// rolling buffer, Jiang et al. 2023) and rounded up to whole paged blocks (Kwon et al. 2023).
 /// Activations: max_tokens_per_step tokens of one layer's live tensors, plus fp32 logits for
 /// one position per sequence (derived). Overhead: see runtime_overhead.
-constexpr inference_memory inference_memory_per_gpu(const transformer& m,
+GPUCALC_DETAIL_HOT constexpr inference_memory inference_memory_per_gpu(const transformer& m,
                                                     const inference_setup& setup) {
     constexpr const char* function = "inference_memory";
     check(m, function);

@@ -269,7 +269,7 @@ constexpr model_states model_states_per_gpu(double parameters, const training_se
 /// plus the embedding-dropout masks and, without pipelining, the output layer's inputs and
 /// fp32 logits (§4.3); with recompute, the layer being recomputed holds its full activations
 /// once more at the peak (derived).
-constexpr training_memory training_memory_per_gpu(const transformer& m,
+GPUCALC_DETAIL_HOT constexpr training_memory training_memory_per_gpu(const transformer& m,
                                                   const training_setup& setup) {
     constexpr const char* function = "training_memory";
     detail::check(m, setup, function);
