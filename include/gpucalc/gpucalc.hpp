@@ -12,5 +12,6 @@
 #include "memory.hpp"
 #include "model.hpp"
 #include "precision.hpp"
+#include "roofline.hpp"
 #include "units.hpp"
 #include "version.hpp"

@@ -1,0 +1,322 @@
+// roofline/llm.hpp: how long LLM prefill, decode and training steps take at best on a GPU, how
+// close a measurement is to that, and whether a claimed speed is possible
+#pragma once
+
+#include <cstdint>
+
+#include "../detail/checks.hpp"
+#include "../detail/sharding.hpp"
+#include "../hardware.hpp"
+#include "../model.hpp"
+#include "../precision.hpp"
+#include "../units.hpp"
+#include "op.hpp"
+
+namespace gpucalc {
+
+/// The attention core of one layer (QKᵀ, softmax, ·V) for `batch` sequences of `queries` new
+/// tokens over `keys` cached ones, on one GPU of a TP group. FLOPs: 2·2·queries·keys·(heads ×
+/// head_dim)/tp (Narayanan et al. 2021, §5.1). Bytes: FlashAttention reads Q, K and V once and
+/// writes O once (Dao et al. 2022, §3.2); the standard algorithm also writes and reads back the
+/// score matrix S and the probabilities P, heads·queries·keys elements each (their Algorithm 0).
+constexpr op_cost attention_cost(const transformer& m, std::int64_t batch, std::int64_t queries,
+                                 std::int64_t keys, bool flash = true,
+                                 const storage_format& activations = formats::bf16,
+                                 std::int64_t tensor_parallel = 1) {
+    constexpr const char* function = "attention_cost";
+    check(m, function);
+    detail::require_count(function, "batch", batch);
+    detail::require_count(function, "queries", queries);
+    detail::require_count(function, "keys", keys);
+    detail::check_tensor_parallel(m, tensor_parallel, function);
+    const detail::attention_widths w = detail::attention_widths_per_gpu(m, tensor_parallel);
+    const double b = static_cast<double>(batch);
+    const double q = static_cast<double>(queries);
+    const double k = static_cast<double>(attended_tokens(m, keys));
+    const double heads = static_cast<double>(m.heads) / static_cast<double>(tensor_parallel);
+    double elements = b * (2.0 * q * w.q + 2.0 * k * w.kv);  // Q in, O out; K and V in
+    if (!flash) elements += b * 4.0 * heads * q * k;          // S and P, written and read back
+    return {make<flops>(4.0 * b * q * k * w.q), storage_size(elements, activations)};
+}
+
+/// One decode configuration: `batch` sequences each add one token over `context` cached ones.
+struct decode_setup {
+    std::int64_t batch = 1;
+    std::int64_t context = 4096;                  ///< tokens already in each sequence's cache
+    std::int64_t tensor_parallel = 1;
+    storage_format weights = formats::bf16;       ///< linear layers (quantized formats allowed)
+    storage_format embeddings = formats::bf16;    ///< output head and norms
+    storage_format kv_cache = formats::bf16;
+    compute_precision compute = compute_precision::bf16;  ///< int4 weights usually run in bf16
+    gpucalc::efficiency efficiency{};
+};
+
+/// A decode step's best time on one GPU of the TP group, and which bound holds.
+struct decode_estimate {
+    duration time_per_token{};            ///< one step: every sequence advances one token
+    double tokens_per_second = 0.0;       ///< per stream (1 / time_per_token)
+    double aggregate_tokens_per_second = 0.0;  ///< all streams of the batch
+    gpucalc::bound bound = gpucalc::bound::memory;
+    flop_count flops{};                   ///< per GPU per step
+    data_size bytes{};                    ///< per GPU per step: weights read, KV read and written
+    data_size weight_bytes{};
+    data_size kv_bytes{};
+    duration compute_time{};
+    duration memory_time{};
+    /// Tensor-parallel communication per step. The seam for the scaling module: zero here, and
+    /// time_per_token does not include it.
+    duration communication{};
+};
+
+namespace detail {
+
+/// Expected distinct experts a batch touches in one MoE layer with uniform top-k routing:
+/// E·(1 − (1 − k/E)^b) (derived: each expert is missed by a token with probability 1 − k/E).
+constexpr double experts_touched(const transformer& m, std::int64_t batch) {
+    if (m.experts <= 1) return 1.0;
+    const double e = static_cast<double>(m.experts);
+    const double miss = 1.0 - static_cast<double>(m.experts_per_token) / e;
+    double all_miss = 1.0;
+    for (std::int64_t i = 0; i < batch && all_miss > 1e-12; ++i) all_miss *= miss;
+    return e * (1.0 - all_miss);
+}
+
+/// Weight bytes a decode step reads on one GPU: every linear layer (of an MoE only the experts
+/// the batch touches), the norms and the output head. The input embedding is a lookup of one
+/// row per token, not a read of the table.
+constexpr data_size decode_weight_bytes(const transformer& m, const decode_setup& s) {
+    const stage_weights w = weights_on_worst_stage(m, s.tensor_parallel, 1, 1);
+    const double t = static_cast<double>(s.tensor_parallel);
+    const double head = static_cast<double>(m.vocab * m.hidden) / t;
+    const double positions =
+        m.positions == position_kind::learned ? static_cast<double>(m.max_context * m.hidden) : 0.0;
+    const double rest = w.embedding_class - positions - (m.tied_embeddings ? 0.0 : head);
+    const double experts_unread =
+        w.experts > 0.0 ? w.experts * (1.0 - experts_touched(m, s.batch) / static_cast<double>(m.experts))
+                        : 0.0;
+    return storage_size(w.linear - experts_unread, s.weights) + storage_size(rest, s.embeddings);
+}
+
+constexpr void check(const transformer& m, const decode_setup& s, const char* function) {
+    gpucalc::check(m, function);
+    require_count(function, "batch", s.batch);
+    require_count(function, "context", s.context);
+    check_tensor_parallel(m, s.tensor_parallel, function);
+    check(s.efficiency, function);
+}
+
+}  // namespace detail
+
+/// The best decode step of `m` on `gpu` (Williams et al. 2009 applied per step): the step reads
+/// the weights once for the whole batch and each sequence's KV cache (capped by a sliding
+/// window), writes one new KV entry per sequence, and performs the batch's forward FLOPs
+/// (forward_flops_per_token at that context). Time = max(FLOPs ÷ attainable peak, bytes ÷
+/// attainable bandwidth), per GPU of the TP group.
+GPUCALC_DETAIL_HOT constexpr decode_estimate decode(const transformer& m, const gpu_spec& gpu,
+                                                   const decode_setup& s) {
+    constexpr const char* function = "decode";
+    detail::check(m, s, function);
+    const double t = static_cast<double>(s.tensor_parallel);
+    const double b = static_cast<double>(s.batch);
+    decode_estimate d{};
+    d.weight_bytes = detail::decode_weight_bytes(m, s);
+    const double cached = static_cast<double>(attended_tokens(m, s.context));
+    const double kv_elements_per_token =
+        2.0 * static_cast<double>(m.layers) * detail::attention_widths_per_gpu(m, s.tensor_parallel).kv;
+    d.kv_bytes = storage_size(b * (cached + 1.0) * kv_elements_per_token, s.kv_cache);
+    d.bytes = d.weight_bytes + d.kv_bytes;
+    d.flops = (b / t) * forward_flops_per_token(m, s.context).total;
+    const op_timing o = op_time({d.flops, d.bytes}, peak(gpu, s.compute), gpu.memory_bandwidth,
+                                s.efficiency);
+    d.compute_time = o.compute_time;
+    d.memory_time = o.memory_time;
+    d.bound = o.limit;
+    d.time_per_token = o.time;
+    d.tokens_per_second = 1.0 / in<seconds>(o.time);
+    d.aggregate_tokens_per_second = b * d.tokens_per_second;
+    return d;
+}
+
+/// The smallest batch at which decode turns compute-bound (the ridge, in batch terms), or 0
+/// when it stays memory-bound up to `limit`: the KV cache grows with the batch as fast as the
+/// FLOPs do at long contexts, so some setups never cross.
+constexpr std::int64_t decode_compute_bound_batch(const transformer& m, const gpu_spec& gpu,
+                                                  decode_setup s, std::int64_t limit = 1 << 20) {
+    detail::require_count("decode_compute_bound_batch", "limit", limit);
+    auto compute_bound = [&](std::int64_t b) {
+        s.batch = b;
+        return decode(m, gpu, s).bound == bound::compute;
+    };
+    if (!compute_bound(limit)) return 0;
+    std::int64_t low = 0, high = limit;  // low is memory-bound (or 0), high compute-bound
+    while (high - low > 1) {
+        const std::int64_t mid = low + (high - low) / 2;
+        if (compute_bound(mid)) high = mid; else low = mid;
+    }
+    return high;
+}
+
+/// One prefill: `batch` prompts of `prompt` tokens each.
+struct prefill_setup {
+    std::int64_t batch = 1;
+    std::int64_t prompt = 2048;
+    std::int64_t tensor_parallel = 1;
+    storage_format weights = formats::bf16;
+    storage_format embeddings = formats::bf16;
+    storage_format kv_cache = formats::bf16;
+    compute_precision compute = compute_precision::bf16;
+    gpucalc::efficiency efficiency{};
+    /// Causal kernels skip the masked half of the score matrix: token i attends to i keys
+    /// (Dao et al. 2022 §3.1). Off, every token attends to the whole prompt.
+    bool causal = true;
+};
+
+struct prefill_estimate {
+    duration time_to_first_token{};
+    gpucalc::bound bound = gpucalc::bound::compute;
+    flop_count flops{};   ///< per GPU
+    data_size bytes{};    ///< per GPU: weights once, the KV cache written
+    duration compute_time{};
+    duration memory_time{};
+    duration communication{};  ///< seam for the scaling module; zero here
+};
+
+/// The best prefill of `m` on `gpu`: the layers' FLOPs for every prompt token, attention over
+/// the keys each token sees (i for token i when causal, capped by a sliding window), and the
+/// output head for the last token of each prompt only; bytes are the weights read once and the
+/// KV cache written (derived).
+GPUCALC_DETAIL_HOT constexpr prefill_estimate prefill(const transformer& m, const gpu_spec& gpu,
+                                                     const prefill_setup& s) {
+    constexpr const char* function = "prefill";
+    check(m, function);
+    detail::require_count(function, "batch", s.batch);
+    detail::require_count(function, "prompt", s.prompt);
+    detail::check_tensor_parallel(m, s.tensor_parallel, function);
+    detail::check(s.efficiency, function);
+    const double t = static_cast<double>(s.tensor_parallel);
+    const double b = static_cast<double>(s.batch);
+    const double n = static_cast<double>(s.prompt);
+    const forward_flops one = forward_flops_per_token(m, 1);  // attention per key: one key
+    // Σ over the prompt of the keys each token attends to.
+    const double window = m.sliding_window > 0 ? static_cast<double>(m.sliding_window) : n;
+    double keys = 0.0;
+    if (!s.causal) {
+        keys = n * (n < window ? n : window);
+    } else if (n <= window) {
+        keys = n * (n + 1.0) / 2.0;
+    } else {
+        keys = window * (window + 1.0) / 2.0 + (n - window) * window;
+    }
+    prefill_estimate r{};
+    r.flops = (b / t) * (n * one.layers + keys * one.attention + one.lm_head);
+
+    decode_setup as_decode{};
+    as_decode.tensor_parallel = s.tensor_parallel;
+    as_decode.weights = s.weights;
+    as_decode.embeddings = s.embeddings;
+    const double kv_elements_per_token =
+        2.0 * static_cast<double>(m.layers) * detail::attention_widths_per_gpu(m, s.tensor_parallel).kv;
+    const double cached = static_cast<double>(attended_tokens(m, s.prompt));
+    r.bytes = detail::decode_weight_bytes(m, as_decode) +
+              storage_size(b * cached * kv_elements_per_token, s.kv_cache);
+    const op_timing o = op_time({r.flops, r.bytes}, peak(gpu, s.compute), gpu.memory_bandwidth,
+                                s.efficiency);
+    r.compute_time = o.compute_time;
+    r.memory_time = o.memory_time;
+    r.bound = o.limit;
+    r.time_to_first_token = o.time;
+    return r;
+}
+
+/// Model FLOPs utilization achieved in training, as published runs report it. The default is
+/// a planning figure from public measurements (docs/roofline.md): Llama 3 405B trained at
+/// 38–43% on H100 (Dubey et al. 2024, Table 4), Megatron-LM's 1T GPT at 52% on A100 (Narayanan
+/// et al. 2021), PaLM 540B at 46.2% on TPU v4 (Chowdhery et al. 2022). Uncertain: 0.35–0.56.
+inline constexpr double default_training_mfu = 0.40;
+
+/// One training run's throughput assumptions.
+struct training_run {
+    std::int64_t gpus = 8;
+    std::int64_t sequence = 4096;
+    compute_precision compute = compute_precision::bf16;
+    double mfu = default_training_mfu;  ///< model FLOPs ÷ (GPUs × peak), in (0, 1]
+    /// Count FLOPs as 6·N·D (Kaplan et al. 2020) instead of the exact per-token count.
+    bool six_n_d = false;
+};
+
+/// Time to train `tokens` tokens: model FLOPs ÷ (GPUs × peak × MFU). The FLOPs are the exact
+/// model FLOPs per token at the run's sequence length (training_flops_per_token().model) or
+/// 6·N per token with N the active parameters.
+constexpr duration time_to_train(const transformer& m, const gpu_spec& gpu, double tokens,
+                                 const training_run& run = {}) {
+    constexpr const char* function = "time_to_train";
+    detail::require_positive(function, "tokens", tokens);
+    detail::require_count(function, "gpus", run.gpus);
+    detail::require_fraction(function, "mfu", run.mfu);
+    const flop_count per_token =
+        run.six_n_d ? kaplan_training_flops(static_cast<double>(parameter_count(m).active), 1.0)
+                    : training_flops_per_token(m, run.sequence).model;
+    return (tokens * per_token) / (static_cast<double>(run.gpus) * run.mfu * peak(gpu, run.compute));
+}
+
+/// Narayanan et al. 2021, Eq. 4: end-to-end training time ≈ 8·T·P / (n·X) for T tokens, P
+/// parameters, n GPUs each sustaining X FLOP/s, with activation recomputation (their factor 8 =
+/// 2 forward + 4 backward + 2 recomputed forward, per parameter and token).
+constexpr duration megatron_training_time(double tokens, double parameters, std::int64_t gpus,
+                                          flop_rate per_gpu) {
+    constexpr const char* function = "megatron_training_time";
+    detail::require_positive(function, "tokens", tokens);
+    detail::require_positive(function, "parameters", parameters);
+    detail::require_count(function, "gpus", gpus);
+    detail::require_positive(function, "per_gpu", per_gpu);
+    return make<flops>(8.0 * tokens * parameters) / (static_cast<double>(gpus) * per_gpu);
+}
+
+/// How close a measured decode speed is to the hardware: model bandwidth utilization (bytes
+/// a step must move ÷ time ÷ bandwidth) and model FLOPs utilization (FLOPs ÷ time ÷ peak), per
+/// GPU (the MBU of Databricks' "LLM Inference Performance Engineering", 2023).
+struct utilization {
+    double mbu = 0.0;
+    double mfu = 0.0;
+};
+
+constexpr utilization decode_utilization(const transformer& m, const gpu_spec& gpu,
+                                         const decode_setup& s,
+                                         double measured_tokens_per_second_per_stream) {
+    detail::require_positive("decode_utilization", "measured_tokens_per_second_per_stream",
+                             measured_tokens_per_second_per_stream);
+    decode_setup at_peak = s;
+    at_peak.efficiency = ideal;
+    const decode_estimate d = decode(m, gpu, at_peak);
+    const duration step = make<seconds>(1.0 / measured_tokens_per_second_per_stream);
+    return {(d.bytes / step) / gpu.memory_bandwidth, (d.flops / step) / peak(gpu, s.compute)};
+}
+
+/// Whether a claimed per-stream decode speed is possible: at most the roofline bound at 100%
+/// of both peaks.
+struct plausibility {
+    bool possible = false;
+    double claimed = 0.0;          ///< tokens/s per stream
+    double bound = 0.0;            ///< the most the hardware allows, tokens/s per stream
+    double fraction_of_bound = 0.0;
+    gpucalc::bound limit = gpucalc::bound::memory;
+};
+
+constexpr plausibility check_decode_claim(const transformer& m, const gpu_spec& gpu,
+                                          const decode_setup& s,
+                                          double claimed_tokens_per_second_per_stream) {
+    detail::require_positive("check_decode_claim", "claimed_tokens_per_second_per_stream",
+                             claimed_tokens_per_second_per_stream);
+    decode_setup at_peak = s;
+    at_peak.efficiency = ideal;
+    const decode_estimate d = decode(m, gpu, at_peak);
+    plausibility p{};
+    p.claimed = claimed_tokens_per_second_per_stream;
+    p.bound = d.tokens_per_second;
+    p.fraction_of_bound = p.claimed / p.bound;
+    p.possible = p.claimed <= p.bound;
+    p.limit = d.bound;
+    return p;
+}
+
+}  // namespace gpucalc

@@ -1,0 +1,123 @@
+// roofline/op.hpp: how fast an op can run on a GPU, and which bound holds (Williams, Waterman and
+// Patterson 2009): attainable FLOP/s = min(peak, intensity × bandwidth)
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "../detail/checks.hpp"
+#include "../error.hpp"
+#include "../hardware.hpp"
+#include "../precision.hpp"
+#include "../units.hpp"
+
+namespace gpucalc {
+
+/// Which ceiling limits an op.
+enum class bound { compute, memory };
+
+constexpr std::string_view to_string(bound b) { return b == bound::compute ? "compute" : "memory"; }
+
+/// The fraction of each datasheet peak real kernels reach. Both defaults are public
+/// measurements (docs/roofline.md has the table):
+/// - compute 0.80: the best dense BF16 GEMM over a shape sweep reaches 80.1% of peak on H100
+///   SXM and 85.9% on A100 SXM (S. Bekman, "Machine Learning Engineering", Maximum Achievable
+///   Matmul FLOPS table); cuBLASLt FP16 at 8192³ reaches 81% on A100 (Azure AI benchmarking
+///   guide). Uncertain: 0.70–0.86 by GPU, shape and precision.
+/// - memory 0.85: STREAM-style triad reaches 83% of HBM peak on A100 80GB and 89% on H100
+///   (Azure AI benchmarking guide); a tuned read kernel 88% on A100 (NVIDIA forum, confirmed by
+///   Nsight Compute). Uncertain: 0.79–0.90.
+struct efficiency {
+    double compute = 0.80;
+    double memory = 0.85;
+};
+
+/// The ideal machine: every datasheet peak reached.
+inline constexpr efficiency ideal{1.0, 1.0};
+
+/// The work of one op: the FLOPs it performs and the bytes it moves to and from memory.
+struct op_cost {
+    flop_count flops{};
+    data_size bytes{};
+};
+
+/// An op's place on the roofline and its best time.
+struct op_timing {
+    duration time{};                    ///< max(compute_time, memory_time)
+    duration compute_time{};            ///< flops / (peak × efficiency.compute)
+    duration memory_time{};             ///< bytes / (bandwidth × efficiency.memory)
+    bound limit = bound::compute;       ///< which of the two is larger
+    arithmetic_intensity intensity{};   ///< flops / bytes
+    flop_rate attained{};               ///< flops / time
+};
+
+namespace detail {
+constexpr void check(const efficiency& e, const char* function) {
+    require_fraction(function, "efficiency.compute", e.compute);
+    require_fraction(function, "efficiency.memory", e.memory);
+}
+}  // namespace detail
+
+/// The ridge point: the arithmetic intensity at which compute and memory take equally long,
+/// peak ÷ bandwidth (Williams et al. 2009), for the dense peak at `precision`.
+constexpr arithmetic_intensity ridge_point(const gpu_spec& gpu, compute_precision precision,
+                                           const efficiency& eff = ideal) {
+    detail::check(eff, "ridge_point");
+    detail::require_positive("ridge_point", "gpu.memory_bandwidth", gpu.memory_bandwidth);
+    return (eff.compute * peak(gpu, precision)) / (eff.memory * gpu.memory_bandwidth);
+}
+
+/// Attainable FLOP/s at `intensity`: min(peak, intensity × bandwidth) (Williams et al. 2009),
+/// each ceiling scaled by its efficiency.
+constexpr flop_rate attainable(const gpu_spec& gpu, compute_precision precision,
+                               arithmetic_intensity intensity, const efficiency& eff = {}) {
+    detail::check(eff, "attainable");
+    detail::require_positive("attainable", "intensity", intensity);
+    const flop_rate compute = eff.compute * peak(gpu, precision);
+    const flop_rate memory = intensity * (eff.memory * gpu.memory_bandwidth);
+    return compute < memory ? compute : memory;
+}
+
+/// The best time of an op whose data streams over `link` bandwidth (HBM by default; pass a
+/// PCIe or NVLink bandwidth for data held elsewhere), and which bound holds.
+GPUCALC_DETAIL_HOT constexpr op_timing op_time(const op_cost& op, flop_rate peak_rate,
+                                               bandwidth link, const efficiency& eff = {}) {
+    constexpr const char* function = "op_time";
+    detail::require_positive(function, "op.flops", op.flops);
+    detail::require_positive(function, "op.bytes", op.bytes);
+    detail::require_positive(function, "peak", peak_rate);
+    detail::require_positive(function, "bandwidth", link);
+    detail::check(eff, function);
+    op_timing t{};
+    t.compute_time = op.flops / (eff.compute * peak_rate);
+    t.memory_time = op.bytes / (eff.memory * link);
+    t.limit = t.compute_time >= t.memory_time ? bound::compute : bound::memory;
+    t.time = t.limit == bound::compute ? t.compute_time : t.memory_time;
+    t.intensity = op.flops / op.bytes;
+    t.attained = op.flops / t.time;
+    return t;
+}
+
+/// The same on `gpu`'s device memory at `precision`.
+GPUCALC_DETAIL_HOT constexpr op_timing op_time(const op_cost& op, const gpu_spec& gpu,
+                                               compute_precision precision,
+                                               const efficiency& eff = {}) {
+    return op_time(op, peak(gpu, precision), gpu.memory_bandwidth, eff);
+}
+
+/// A GEMM C[m×n] = A[m×k]·B[k×n]: 2·m·n·k FLOPs (one multiply and one add per term), and at
+/// least the bytes of reading A and B once and writing C once (derived: the minimum traffic of
+/// a kernel that tiles well enough to reuse every operand from on-chip memory).
+constexpr op_cost gemm(std::int64_t m, std::int64_t n, std::int64_t k,
+                       const storage_format& inputs = formats::bf16,
+                       const storage_format& output = formats::bf16) {
+    detail::require_count("gemm", "m", m);
+    detail::require_count("gemm", "n", n);
+    detail::require_count("gemm", "k", k);
+    const double md = static_cast<double>(m), nd = static_cast<double>(n),
+                 kd = static_cast<double>(k);
+    return {make<flops>(2.0 * md * nd * kd),
+            storage_size(md * kd + kd * nd, inputs) + storage_size(md * nd, output)};
+}
+
+}  // namespace gpucalc
