@@ -257,9 +257,9 @@ struct forward_flops {
 /// Weight matmuls cost 2 FLOPs per active parameter (Kaplan et al. 2020, §2.1); attention costs
 /// 2·2·context·(heads·head_dim) per layer for QKᵀ and ·V (Narayanan et al. 2021, §5.1, which,
 /// like Chowdhery et al. 2022 App. B, counts all keys, not half for a causal mask).
-constexpr forward_flops forward_flops_per_token(const transformer& m, std::int64_t context) {
-    check(m, "forward_flops_per_token");
-    detail::require_count("forward_flops_per_token", "context", context);
+namespace detail {
+/// forward_flops_per_token() for a model and context already checked.
+constexpr forward_flops forward_flops_unchecked(const transformer& m, std::int64_t context) {
     const detail::layer_parameters p = detail::layer_parameters_of(m);
     const double weights_per_layer = static_cast<double>(
         p.attention_weights + active_experts_of(m) * p.expert_weights + p.router);
@@ -271,6 +271,13 @@ constexpr forward_flops forward_flops_per_token(const transformer& m, std::int64
     f.lm_head = make<flops>(2.0 * static_cast<double>(m.vocab * m.hidden));
     f.total = f.layers + f.attention + f.lm_head;
     return f;
+}
+}  // namespace detail
+
+constexpr forward_flops forward_flops_per_token(const transformer& m, std::int64_t context) {
+    check(m, "forward_flops_per_token");
+    detail::require_count("forward_flops_per_token", "context", context);
+    return detail::forward_flops_unchecked(m, context);
 }
 
 /// Training FLOPs per token at `sequence` length: `model` counts the useful work (forward and

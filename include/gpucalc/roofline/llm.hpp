@@ -125,9 +125,10 @@ GPUCALC_DETAIL_HOT constexpr decode_estimate decode(const transformer& m, const 
         2.0 * static_cast<double>(m.layers) * detail::attention_widths_per_gpu(m, s.tensor_parallel).kv;
     d.kv_bytes = storage_size(b * (cached + 1.0) * kv_elements_per_token, s.kv_cache);
     d.bytes = d.weight_bytes + d.kv_bytes;
-    d.flops = (b / t) * forward_flops_per_token(m, s.context).total;
-    const op_timing o = op_time({d.flops, d.bytes}, peak(gpu, s.compute), gpu.memory_bandwidth,
-                                s.efficiency);
+    d.flops = (b / t) * detail::forward_flops_unchecked(m, s.context).total;
+    detail::require_positive(function, "gpu.memory_bandwidth", gpu.memory_bandwidth);
+    const op_timing o = detail::op_time_unchecked({d.flops, d.bytes}, peak(gpu, s.compute),
+                                                  gpu.memory_bandwidth, s.efficiency);
     d.compute_time = o.compute_time;
     d.memory_time = o.memory_time;
     d.bound = o.limit;
@@ -196,7 +197,7 @@ GPUCALC_DETAIL_HOT constexpr prefill_estimate prefill(const transformer& m, cons
     const double t = static_cast<double>(s.tensor_parallel);
     const double b = static_cast<double>(s.batch);
     const double n = static_cast<double>(s.prompt);
-    const forward_flops one = forward_flops_per_token(m, 1);  // attention per key: one key
+    const forward_flops one = detail::forward_flops_unchecked(m, 1);  // attention per key: one key
     // Σ over the prompt of the keys each token attends to.
     const double window = m.sliding_window > 0 ? static_cast<double>(m.sliding_window) : n;
     double keys = 0.0;
@@ -219,8 +220,9 @@ GPUCALC_DETAIL_HOT constexpr prefill_estimate prefill(const transformer& m, cons
     const double cached = static_cast<double>(attended_tokens(m, s.prompt));
     r.bytes = detail::decode_weight_bytes(m, as_decode) +
               storage_size(b * cached * kv_elements_per_token, s.kv_cache);
-    const op_timing o = op_time({r.flops, r.bytes}, peak(gpu, s.compute), gpu.memory_bandwidth,
-                                s.efficiency);
+    detail::require_positive(function, "gpu.memory_bandwidth", gpu.memory_bandwidth);
+    const op_timing o = detail::op_time_unchecked({r.flops, r.bytes}, peak(gpu, s.compute),
+                                                  gpu.memory_bandwidth, s.efficiency);
     r.compute_time = o.compute_time;
     r.memory_time = o.memory_time;
     r.bound = o.limit;

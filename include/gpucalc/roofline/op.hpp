@@ -78,6 +78,21 @@ constexpr flop_rate attainable(const gpu_spec& gpu, compute_precision precision,
     return compute < memory ? compute : memory;
 }
 
+namespace detail {
+/// op_time() for inputs already checked: positive, finite FLOPs, bytes, peak and bandwidth.
+constexpr op_timing op_time_unchecked(const op_cost& op, flop_rate peak_rate, bandwidth link,
+                                      const efficiency& eff) {
+    op_timing t{};
+    t.compute_time = op.flops / (eff.compute * peak_rate);
+    t.memory_time = op.bytes / (eff.memory * link);
+    t.limit = t.compute_time >= t.memory_time ? bound::compute : bound::memory;
+    t.time = t.limit == bound::compute ? t.compute_time : t.memory_time;
+    t.intensity = op.flops / op.bytes;
+    t.attained = op.flops / t.time;
+    return t;
+}
+}  // namespace detail
+
 /// The best time of an op whose data streams over `link` bandwidth (HBM by default; pass a
 /// PCIe or NVLink bandwidth for data held elsewhere), and which bound holds.
 GPUCALC_DETAIL_HOT constexpr op_timing op_time(const op_cost& op, flop_rate peak_rate,
@@ -88,14 +103,7 @@ GPUCALC_DETAIL_HOT constexpr op_timing op_time(const op_cost& op, flop_rate peak
     detail::require_positive(function, "peak", peak_rate);
     detail::require_positive(function, "bandwidth", link);
     detail::check(eff, function);
-    op_timing t{};
-    t.compute_time = op.flops / (eff.compute * peak_rate);
-    t.memory_time = op.bytes / (eff.memory * link);
-    t.limit = t.compute_time >= t.memory_time ? bound::compute : bound::memory;
-    t.time = t.limit == bound::compute ? t.compute_time : t.memory_time;
-    t.intensity = op.flops / op.bytes;
-    t.attained = op.flops / t.time;
-    return t;
+    return detail::op_time_unchecked(op, peak_rate, link, eff);
 }
 
 /// The same on `gpu`'s device memory at `precision`.
