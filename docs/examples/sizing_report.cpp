@@ -200,6 +200,53 @@ void training_section() {
     print_table(rows);
 }
 
+void throughput_section() {
+    std::cout << "== Throughput (roofline, default efficiency 0.80 compute / 0.85 memory, bf16):"
+                 " decode tokens/s per stream at batch 1 and 4k context, and time to first token"
+                 " for a 2k prompt, at the fewest GPUs that hold the model ==\n\n";
+    const gpucalc::gpu_spec* gpus[] = {&cat::l4, &cat::a100_80gb_sxm, &cat::h100_sxm, &cat::h200,
+                                       &cat::mi300x};
+    std::vector<std::string> header{"model"};
+    for (const gpucalc::gpu_spec* g : gpus) header.push_back(std::string(g->name));
+    std::vector<std::vector<std::string>> rows{header};
+    for (const gpucalc::transformer* m : {&cat::llama_3_8b, &cat::mistral_7b, &cat::mixtral_8x7b,
+                                          &cat::llama_2_70b, &cat::llama_3_70b}) {
+        std::vector<std::string> row{std::string(m->name)};
+        gpucalc::inference_setup fit{};
+        fit.batch = 1;
+        fit.context = 4096;
+        for (const gpucalc::gpu_spec* g : gpus) {
+            const gpucalc::serving_plan plan = gpucalc::min_gpus_for_inference(*m, fit, *g, 0.1, 8);
+            if (plan.outcome != gpucalc::search_outcome::found) {
+                row.push_back("> 8 GPUs");
+                continue;
+            }
+            gpucalc::decode_setup d{};
+            d.context = 4096;
+            d.tensor_parallel = plan.tensor_parallel;
+            gpucalc::prefill_setup p{};
+            p.prompt = 2048;
+            p.tensor_parallel = plan.tensor_parallel;
+            char cell[64];
+            std::snprintf(cell, sizeof cell, "%.0f tok/s, ", gpucalc::decode(*m, *g, d).tokens_per_second);
+            row.push_back(cell + gpucalc::to_string(gpucalc::prefill(*m, *g, p).time_to_first_token));
+        }
+        rows.push_back(row);
+    }
+    print_table(rows);
+
+    std::cout << "== Time to train Llama-2-7B on 2T tokens at 40% MFU ==\n\n";
+    std::vector<std::vector<std::string>> train{{"GPUs", "time", "GPU-hours"}};
+    for (const gpucalc::gpu_spec* g : {&cat::a100_80gb_sxm, &cat::h100_sxm, &cat::b200}) {
+        gpucalc::training_run run{};
+        run.gpus = 1024;
+        const gpucalc::duration t = gpucalc::time_to_train(cat::llama_2_7b, *g, 2e12, run);
+        train.push_back({"1024 x " + std::string(g->name), gpucalc::to_string(t),
+                         gpucalc::to_string(1024.0_gpu * t)});
+    }
+    print_table(train);
+}
+
 void units_section() {
     std::cout << "== Units at the boundaries ==\n\n";
     const gpucalc::cost_rate instance = 98.32_usd_per_h;  // an 8 x H100 instance, example price
@@ -226,6 +273,7 @@ int main() {
     models_section();
     serving_section();
     training_section();
+    throughput_section();
     units_section();
     return 0;
 }
