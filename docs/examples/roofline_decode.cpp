@@ -42,8 +42,11 @@ int main() {
     // that costs more time than the sequence's FLOPs, so decode never turns compute-bound.
     // With a short context it does, at a batch near the ridge.
     for (std::int64_t context : {128, 512}) {
-        std::cout << "context " << context << ": turns compute-bound at batch "
-                  << gpucalc::decode_compute_bound_batch(cat::llama_3_8b, cat::h100_sxm, {.context = context})
-                  << " (0 = never)\n";
+        const auto crossover =
+            gpucalc::decode_compute_bound_batch(cat::llama_3_8b, cat::h100_sxm, {.context = context});
+        std::cout << "context " << context << ": "
+                  << (crossover.reached ? "turns compute-bound at batch " + std::to_string(crossover.batch)
+                                        : std::string("stays memory-bound at every batch"))
+                  << "\n";
     }
 }

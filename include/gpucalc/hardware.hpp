@@ -91,6 +91,15 @@ constexpr flop_rate peak_entry(const peak_rates& peaks, compute_precision precis
 }
 }  // namespace detail
 
+namespace detail {
+/// Throws "function: dense_peak.<precision> = value FLOP/s must be finite and >= 0".
+[[noreturn]] GPUCALC_DETAIL_COLD inline void throw_bad_peak(const char* function,
+                                                            compute_precision p, double value) {
+    const std::string field = "dense_peak." + std::string(to_string(p));
+    throw_invalid(function, field.c_str(), value, "FLOP/s", "must be finite and >= 0");
+}
+}  // namespace detail
+
 /// True when `gpu` has a dense peak at `precision`.
 constexpr bool supports(const gpu_spec& gpu, compute_precision precision) {
     return detail::peak_entry(gpu.dense_peak, precision).value() > 0.0;
@@ -104,17 +113,11 @@ constexpr flop_rate peak(const gpu_spec& gpu, compute_precision precision) {
                                    "is not supported by ", gpu.name,
                                    " (it has no dense peak at that precision)");
     }
-    return detail::peak_entry(gpu.dense_peak, precision);
+    const flop_rate rate = detail::peak_entry(gpu.dense_peak, precision);
+    if (!(rate.value() <= detail::largest_finite)) detail::throw_bad_peak("peak", precision, rate.value());
+    return rate;
 }
 
-namespace detail {
-/// Throws "function: dense_peak.<precision> = value FLOP/s must be finite and >= 0".
-[[noreturn]] GPUCALC_DETAIL_COLD inline void throw_bad_peak(const char* function,
-                                                            compute_precision p, double value) {
-    const std::string field = "dense_peak." + std::string(to_string(p));
-    throw_invalid(function, field.c_str(), value, "FLOP/s", "must be finite and >= 0");
-}
-}  // namespace detail
 
 /// Rejects a link no hardware could have: a negative or non-finite bandwidth or latency.
 constexpr void check(const link_spec& link, const char* function, const char* field_bandwidth,

@@ -39,6 +39,21 @@ TEST_CASE("ridge points from the datasheets") {
           doctest::Approx(206.0).epsilon(0.5 / 206.0));
     CHECK(in<flops_per_byte>(ridge_point(cat::mi300x, compute_precision::bf16)) ==
           doctest::Approx(247.0).epsilon(0.5 / 247.0));
+    CHECK(in<flops_per_byte>(ridge_point(cat::a100_40gb_sxm, compute_precision::bf16)) ==
+          doctest::Approx(201.0).epsilon(0.5 / 201.0));
+    CHECK(in<flops_per_byte>(ridge_point(cat::h100_pcie, compute_precision::bf16)) ==
+          doctest::Approx(378.0).epsilon(0.5 / 378.0));
+    CHECK(in<flops_per_byte>(ridge_point(cat::mi325x, compute_precision::bf16)) ==
+          doctest::Approx(218.0).epsilon(0.5 / 218.0));
+    CHECK(in<flops_per_byte>(ridge_point(cat::l4, compute_precision::bf16)) ==
+          doctest::Approx(403.0).epsilon(0.5 / 403.0));
+    CHECK(in<flops_per_byte>(ridge_point(cat::t4, compute_precision::fp16)) ==
+          doctest::Approx(217.0).epsilon(0.5 / 217.0));  // T4 has no bf16: its fp16 tensor peak
+    CHECK(in<flops_per_byte>(ridge_point(cat::tpu_v5e, compute_precision::bf16)) ==
+          doctest::Approx(240.0).epsilon(1.0 / 240.0));  // 240.5, truncated in the table
+    CHECK(in<flops_per_byte>(ridge_point(cat::tpu_v5p, compute_precision::bf16)) ==
+          doctest::Approx(166.0).epsilon(0.5 / 166.0));
+    // (B200's 281 is left out: its figures are uncertain.)
     // FP8 doubles the peak and so the ridge.
     CHECK(approx_equal(ridge_point(cat::h100_sxm, compute_precision::fp8),
                        2.0 * ridge_point(cat::h100_sxm, compute_precision::bf16), 1e-3));
@@ -71,17 +86,50 @@ TEST_CASE("GEMM: 2mnk FLOPs and the operands' bytes") {
           bound::memory);
 }
 
-TEST_CASE("attention: FlashAttention moves no score matrix") {
-    // Dao et al. 2022: the standard algorithm writes and reads S and P, O(N²) bytes;
-    // FlashAttention reads Q, K, V and writes O.
-    const op_cost flash = attention_cost(cat::llama_2_7b, 1, 4096, 4096, true);
-    const op_cost standard = attention_cost(cat::llama_2_7b, 1, 4096, 4096, false);
+TEST_CASE("attention: FlashAttention moves no score matrix but streams K and V per query block") {
+    // Dao et al. 2022: the standard algorithm writes and reads back S and P (one element per
+    // pair and head each); FlashAttention reads Q, writes O, and re-reads K and V once per block
+    // of queries (Theorem 2). Non-causal, 4,096 queries over 4,096 keys, 16-bit.
+    const double n = 4096.0;
+    const op_cost flash = attention_cost(cat::llama_2_7b, 1, 4096, 4096, true, false);
+    const op_cost standard = attention_cost(cat::llama_2_7b, 1, 4096, 4096, false, false);
     CHECK(flash.flops == standard.flops);
-    CHECK(approx_equal(in<bytes>(standard.bytes - flash.bytes), 2.0 * 4.0 * 32.0 * 4096.0 * 4096.0));
-    CHECK(approx_equal(in<bytes>(flash.bytes), 2.0 * 4.0 * 4096.0 * 4096.0));
-    // Decode attention (one query) reads the whole cache: memory-bound.
+    CHECK(approx_equal(in<flops>(flash.flops), 4.0 * n * n * 4096.0));
+    const double q_and_o = 2.0 * n * 4096.0;
+    const double k_and_v = 2.0 * n * 4096.0;
+    CHECK(approx_equal(in<bytes>(standard.bytes), 2.0 * (q_and_o + k_and_v + 4.0 * 32.0 * n * n)));
+    CHECK(approx_equal(in<bytes>(flash.bytes), 2.0 * (q_and_o + (n / 128.0) * k_and_v)));
+    // A causal mask halves the pairs (n(n+1)/2 of n²), and so the FLOPs.
+    const op_cost causal = attention_cost(cat::llama_2_7b, 1, 4096, 4096, true, true);
+    CHECK(approx_equal(in<flops>(causal.flops), 4.0 * (n * (n + 1.0) / 2.0) * 4096.0));
+    // Decode attention (one query over a 4k cache) reads the whole cache: memory-bound.
     CHECK(op_time(attention_cost(cat::llama_2_7b, 1, 1, 4096), cat::h100_sxm, compute_precision::bf16)
               .limit == bound::memory);
+    // Mistral's window caps the keys each query sees: 8,192 new tokens cost what 4,096-key
+    // windows allow.
+    const op_cost windowed = attention_cost(cat::mistral_7b, 1, 8192, 8192, true, false);
+    CHECK(approx_equal(in<flops>(windowed.flops), 4.0 * 8192.0 * 4096.0 * 4096.0));
+    CHECK_THROWS_AS(attention_cost(cat::llama_2_7b, 1, 10, 5), invalid_input);
+}
+
+TEST_CASE("MoE: a large batch reaches every expert; a single token only its top-k") {
+    // Mixtral routes each token to 2 of 8 experts; 256 tokens almost surely touch all 8.
+    prefill_setup one{};
+    one.prompt = 1;
+    prefill_setup many{};
+    many.prompt = 256;
+    const double few = in<bytes>(prefill(cat::mixtral_8x7b, cat::h200, one).bytes);
+    const double all = in<bytes>(prefill(cat::mixtral_8x7b, cat::h200, many).bytes);
+    const parameter_counts c = parameter_count(cat::mixtral_8x7b);
+    CHECK(approx_equal(few, 2.0 * static_cast<double>(c.active - c.embedding), 1e-3));
+    CHECK(approx_equal(all, 2.0 * static_cast<double>(c.total - c.embedding), 1e-3));
+    // The same for decode: batch 256 reads what prefill of 256 tokens reads.
+    decode_setup d{};
+    d.batch = 256;
+    d.context = 1;
+    CHECK(approx_equal(in<bytes>(decode(cat::mixtral_8x7b, cat::h200, d).weight_bytes),
+                       in<bytes>(prefill(cat::mixtral_8x7b, cat::h200, many).bytes) -
+                           256.0 * 131072.0, 1e-3));
 }
 
 TEST_CASE("ideal Llama-2-7B batch-1 fp16 decode on A100 80GB: the weights over the bandwidth") {
@@ -92,7 +140,7 @@ TEST_CASE("ideal Llama-2-7B batch-1 fp16 decode on A100 80GB: the weights over t
     CHECK(d.bound == bound::memory);
     const double weights = (6738415616.0 - 32000.0 * 4096.0) * 2.0;
     CHECK(approx_equal(in<bytes>(d.weight_bytes), weights));
-    CHECK(d.tokens_per_second == doctest::Approx(2.039e12 / (weights + in<bytes>(d.kv_bytes))));
+    CHECK(approx_equal(d.tokens_per_second, 2.039e12 / (weights + in<bytes>(d.kv_bytes))));
     CHECK(d.tokens_per_second == doctest::Approx(151.0).epsilon(0.025));
     // With the KV reads of a 4k context, and at the default efficiency, it must come out lower.
     const decode_estimate with_kv =
@@ -129,16 +177,17 @@ TEST_CASE("batching pays until decode turns compute-bound, near the ridge point"
     // With weights alone (context 1) a decode step does 2 FLOPs per weight per sequence over 2
     // bytes per weight: batch b has intensity ~b FLOP/B, so it crosses at about the ridge.
     const efficiency eff{};
-    const std::int64_t crossover = decode_compute_bound_batch(cat::llama_3_8b, cat::a100_80gb_sxm,
-                                                              fp16_decode(1, 1, eff));
+    const compute_bound_crossover crossover = decode_compute_bound_batch(
+        cat::llama_3_8b, cat::a100_80gb_sxm, fp16_decode(1, 1, eff));
     const double ridge = in<flops_per_byte>(ridge_point(cat::a100_80gb_sxm, compute_precision::fp16, eff));
-    CHECK(static_cast<double>(crossover) == doctest::Approx(ridge).epsilon(0.1));
+    REQUIRE(crossover.reached);
+    CHECK(static_cast<double>(crossover.batch) == doctest::Approx(ridge).epsilon(0.1));
     // Below the crossover, aggregate throughput grows almost linearly with the batch.
     const double one = decode(cat::llama_3_8b, cat::a100_80gb_sxm, fp16_decode(1, 1, eff)).aggregate_tokens_per_second;
     const double eight = decode(cat::llama_3_8b, cat::a100_80gb_sxm, fp16_decode(8, 1, eff)).aggregate_tokens_per_second;
     CHECK(eight > 7.5 * one);
     // Llama-2-7B's full-size KV cache grows as fast as its FLOPs at 512 tokens: never crosses.
-    CHECK(decode_compute_bound_batch(cat::llama_2_7b, cat::a100_80gb_sxm, fp16_decode(1, 512, eff)) == 0);
+    CHECK_FALSE(decode_compute_bound_batch(cat::llama_2_7b, cat::a100_80gb_sxm, fp16_decode(1, 512, eff)).reached);
 }
 
 TEST_CASE("monotone: more bandwidth never slows decode, more FLOP/s never slows prefill") {
@@ -190,7 +239,8 @@ TEST_CASE("time to train: tokens × FLOPs per token over GPUs × peak × MFU") {
     run.mfu = 0.5;
     run.six_n_d = true;
     const duration t = time_to_train(cat::llama_2_7b, cat::a100_80gb_sxm, 2e12, run);
-    const double expected = 6.0 * 6738415616.0 * 2e12 / (1024.0 * 0.5 * 312e12);
+    // N: Kaplan et al. 2020's non-embedding parameters (the 131 M-entry token table left out).
+    const double expected = 6.0 * (6738415616.0 - 32000.0 * 4096.0) * 2e12 / (1024.0 * 0.5 * 312e12);
     CHECK(approx_equal(in<seconds>(t), expected));
     // Llama 2 (Touvron et al. 2023, Table 2): 7B on 2 T tokens took 184,320 A100-80GB GPU
     // hours. At the default MFU the estimate lands within a factor of 1.5 of it.
@@ -199,6 +249,23 @@ TEST_CASE("time to train: tokens × FLOPs per token over GPUs × peak × MFU") {
     const double gpu_hours = in<hours>(default_mfu);
     CHECK(gpu_hours > 184320.0 / 1.5);
     CHECK(gpu_hours < 184320.0 * 1.5);
+}
+
+TEST_CASE("training step time and MFU from a measured throughput are inverses") {
+    training_run run{};
+    run.gpus = 64;
+    run.mfu = 0.45;
+    const double tokens = 4.0e6;  // a 4M-token global batch
+    const duration step = training_step_time(cat::llama_3_8b, cat::h100_sxm, tokens, run);
+    CHECK(approx_equal(training_mfu(cat::llama_3_8b, cat::h100_sxm, tokens / in<seconds>(step), run), 0.45));
+    // Korthikanti et al. 2022 / Megatron-LM: the 175B GPT at 51.4% MFU on A100 (Table 5).
+    training_run megatron{};
+    megatron.gpus = 64;
+    megatron.sequence = 2048;
+    megatron.mfu = 0.514;
+    const duration mega = training_step_time(cat::korthikanti_175b, cat::a100_80gb_sxm, 64.0 * 2048.0, megatron);
+    CHECK(approx_equal(training_mfu(cat::korthikanti_175b, cat::a100_80gb_sxm,
+                                    64.0 * 2048.0 / in<seconds>(mega), megatron), 0.514));
 }
 
 TEST_CASE("bad input is invalid_input naming the field") {
@@ -237,4 +304,24 @@ TEST_CASE("bad input is invalid_input naming the field") {
     CHECK_THROWS_AS(decode_utilization(cat::llama_2_7b, cat::h100_sxm, decode_setup{},
                                        std::numeric_limits<double>::quiet_NaN()),
                     invalid_input);
+    CHECK_THROWS_AS(attainable(no_bandwidth, compute_precision::bf16, 100.0_FLOP_per_B), invalid_input);
+    CHECK_THROWS_AS(attainable(cat::h100_sxm, compute_precision::bf16, 0.0_FLOP_per_B), invalid_input);
+    efficiency too_much{};
+    too_much.memory = 2.0;
+    CHECK_THROWS_AS(ridge_point(cat::h100_sxm, compute_precision::bf16, too_much), invalid_input);
+    gpu_spec infinite = cat::h100_sxm;
+    infinite.dense_peak.bf16 = make<flops_per_second>(std::numeric_limits<double>::infinity());
+    CHECK_THROWS_WITH_AS(peak(infinite, compute_precision::bf16),
+                         "peak: dense_peak.bf16 = inf FLOP/s must be finite and >= 0", invalid_input);
+    prefill_setup no_prompt{};
+    no_prompt.prompt = 0;
+    CHECK_THROWS_WITH_AS(prefill(cat::llama_2_7b, cat::h100_sxm, no_prompt),
+                         "prefill: prompt = 0 must be >= 1", invalid_input);
+    CHECK_THROWS_AS(attention_cost(cat::llama_2_7b, 0, 1, 1), invalid_input);
+    CHECK_THROWS_AS(megatron_training_time(1e9, 1e9, 0, 100.0_TFLOPS), invalid_input);
+    CHECK_THROWS_AS(megatron_training_time(1e9, -1e9, 8, 100.0_TFLOPS), invalid_input);
+    training_run bad_sequence{};
+    bad_sequence.sequence = 0;
+    CHECK_THROWS_WITH_AS(time_to_train(cat::llama_2_7b, cat::h100_sxm, 1e12, bad_sequence),
+                         "time_to_train: run.sequence = 0 must be >= 1", invalid_input);
 }

@@ -58,6 +58,12 @@ constexpr attention_widths attention_widths_per_gpu(const transformer& m, std::i
             static_cast<double>(kv_heads_per_gpu(m, tp) * head_dim_of(m))};
 }
 
+/// KV-cache elements one token adds on one GPU over `layers` layers: a key and a value per
+/// layer and (per-GPU) KV head.
+constexpr double kv_elements_per_token(const transformer& m, std::int64_t tp, double layers) {
+    return 2.0 * layers * attention_widths_per_gpu(m, tp).kv;
+}
+
 /// Weight elements on the most loaded pipeline stage, split into linear-layer weights and
 /// "embedding-class" ones (embedding, head, norms). The first stage holds the token embedding
 /// (split by TP over the vocabulary, Megatron-LM's vocab-parallel embedding) and the learned

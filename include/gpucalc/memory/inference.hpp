@@ -97,9 +97,7 @@ GPUCALC_DETAIL_HOT constexpr inference_memory inference_memory_per_gpu(const tra
         cached = detail::ceil_div(cached, setup.kv_block_tokens) * setup.kv_block_tokens;
     }
     r.cached_tokens_per_sequence = cached;
-    const double kv_elements_per_token =
-        2.0 * w.layers * detail::attention_widths_per_gpu(m, tp).kv;
-    r.kv_cache_per_token = storage_size(kv_elements_per_token, setup.kv_cache);
+    r.kv_cache_per_token = storage_size(detail::kv_elements_per_token(m, tp, w.layers), setup.kv_cache);
     r.kv_cache = static_cast<double>(setup.batch * cached) * r.kv_cache_per_token;
 
     const std::int64_t all_tokens = setup.batch * setup.context;

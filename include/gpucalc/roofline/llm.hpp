@@ -14,29 +14,70 @@
 
 namespace gpucalc {
 
+namespace detail {
+/// (query, key) pairs the attention core scores when `queries` new tokens follow
+/// `keys − queries` cached ones: all pairs, or with a causal mask Σ over the new tokens of the
+/// keys up to each, every count capped by a sliding window (derived).
+constexpr double attended_pairs(const transformer& m, std::int64_t queries, std::int64_t keys,
+                                bool causal) {
+    const double q = static_cast<double>(queries);
+    const double cached = static_cast<double>(keys - queries);
+    const double window = m.sliding_window > 0 ? static_cast<double>(m.sliding_window)
+                                               : static_cast<double>(keys);
+    if (!causal) return q * (static_cast<double>(keys) < window ? static_cast<double>(keys) : window);
+    // Query i (1-based) sees cached + i keys, capped at the window.
+    const double uncapped_until = window - cached;  // last i below the cap
+    if (uncapped_until >= q) return q * cached + q * (q + 1.0) / 2.0;
+    if (uncapped_until <= 0.0) return q * window;
+    const double n = uncapped_until;
+    return n * cached + n * (n + 1.0) / 2.0 + (q - n) * window;
+}
+}  // namespace detail
+
+/// Query rows FlashAttention processes per block of K and V it streams (its B_r). FlashAttention
+/// re-reads K and V once per query block, Θ(N²d²/M) traffic (Dao et al. 2022, Theorem 2);
+/// FlashAttention-2 uses 64–128-row blocks (Dao 2023, §3.3). Uncertain: 64–128; 128 planned.
+inline constexpr std::int64_t default_flash_query_block = 128;
+
 /// The attention core of one layer (QKᵀ, softmax, ·V) for `batch` sequences of `queries` new
-/// tokens over `keys` cached ones, on one GPU of a TP group. FLOPs: 2·2·queries·keys·(heads ×
-/// head_dim)/tp (Narayanan et al. 2021, §5.1). Bytes: FlashAttention reads Q, K and V once and
-/// writes O once (Dao et al. 2022, §3.2); the standard algorithm also writes and reads back the
-/// score matrix S and the probabilities P, heads·queries·keys elements each (their Algorithm 0).
+/// tokens appended after `keys − queries` cached ones, on one GPU of a TP group. FLOPs:
+/// 2·2·(query, key) pairs·(heads × head_dim)/tp (Narayanan et al. 2021, §5.1), where a causal
+/// mask keeps for query i only the keys up to it, and a sliding window caps them. Bytes:
+/// FlashAttention reads Q and writes O once and streams K and V once per block of
+/// `flash_query_block` queries (Dao et al. 2022, Theorem 2); the standard algorithm reads K and
+/// V once but also writes and reads back the score matrix S and the probabilities P, one
+/// element per pair and head each (their Algorithm 0).
 constexpr op_cost attention_cost(const transformer& m, std::int64_t batch, std::int64_t queries,
-                                 std::int64_t keys, bool flash = true,
+                                 std::int64_t keys, bool flash = true, bool causal = true,
                                  const storage_format& activations = formats::bf16,
-                                 std::int64_t tensor_parallel = 1) {
+                                 std::int64_t tensor_parallel = 1,
+                                 std::int64_t flash_query_block = default_flash_query_block) {
     constexpr const char* function = "attention_cost";
     check(m, function);
     detail::require_count(function, "batch", batch);
     detail::require_count(function, "queries", queries);
     detail::require_count(function, "keys", keys);
+    detail::require_count(function, "flash_query_block", flash_query_block);
+    if (queries > keys) {
+        detail::throw_invalid(function, "queries", static_cast<double>(queries), "",
+                              "must not exceed keys = ", static_cast<double>(keys),
+                              " (the new tokens are among the keys)");
+    }
     detail::check_tensor_parallel(m, tensor_parallel, function);
     const detail::attention_widths w = detail::attention_widths_per_gpu(m, tensor_parallel);
     const double b = static_cast<double>(batch);
     const double q = static_cast<double>(queries);
+    const double pairs = detail::attended_pairs(m, queries, keys, causal);
     const double k = static_cast<double>(attended_tokens(m, keys));
     const double heads = static_cast<double>(m.heads) / static_cast<double>(tensor_parallel);
-    double elements = b * (2.0 * q * w.q + 2.0 * k * w.kv);  // Q in, O out; K and V in
-    if (!flash) elements += b * 4.0 * heads * q * k;          // S and P, written and read back
-    return {make<flops>(4.0 * b * q * k * w.q), storage_size(elements, activations)};
+    double elements = b * 2.0 * q * w.q;  // Q in, O out
+    if (flash) {
+        const double blocks = static_cast<double>(detail::ceil_div(queries, flash_query_block));
+        elements += b * blocks * 2.0 * k * w.kv;
+    } else {
+        elements += b * 2.0 * k * w.kv + b * 4.0 * heads * pairs;  // S and P, written and read
+    }
+    return {make<flops>(4.0 * b * pairs * w.q), storage_size(elements, activations)};
 }
 
 /// One decode configuration: `batch` sequences each add one token over `context` cached ones.
@@ -81,20 +122,24 @@ constexpr double experts_touched(const transformer& m, std::int64_t batch) {
     return e * (1.0 - all_miss);
 }
 
-/// Weight bytes a decode step reads on one GPU: every linear layer (of an MoE only the experts
-/// the batch touches), the norms and the output head. The input embedding is a lookup of one
-/// row per token, not a read of the table.
-constexpr data_size decode_weight_bytes(const transformer& m, const decode_setup& s) {
-    const stage_weights w = weights_on_worst_stage(m, s.tensor_parallel, 1, 1);
-    const double t = static_cast<double>(s.tensor_parallel);
-    const double head = static_cast<double>(m.vocab * m.hidden) / t;
-    const double positions =
-        m.positions == position_kind::learned ? static_cast<double>(m.max_context * m.hidden) : 0.0;
-    const double rest = w.embedding_class - positions - (m.tied_embeddings ? 0.0 : head);
-    const double experts_unread =
-        w.experts > 0.0 ? w.experts * (1.0 - experts_touched(m, s.batch) / static_cast<double>(m.experts))
-                        : 0.0;
-    return storage_size(w.linear - experts_unread, s.weights) + storage_size(rest, s.embeddings);
+/// Weight bytes a forward pass over `tokens` tokens reads on one GPU: every linear layer (of an
+/// MoE only the experts the tokens reach: the expected number under uniform routing, or the
+/// fewest possible, k, when `fewest_experts`), the norms and the output head. The input
+/// embedding is a lookup of one row per token, not a read of the table.
+constexpr data_size weight_bytes_read(const transformer& m, std::int64_t tp, std::int64_t tokens,
+                                      const storage_format& linear, const storage_format& rest,
+                                      bool fewest_experts = false) {
+    const stage_weights w = weights_on_worst_stage(m, tp, 1, 1);
+    const layer_parameters p = layer_parameters_of(m);
+    const double head = static_cast<double>(m.vocab * m.hidden) / static_cast<double>(tp);
+    const double norms = static_cast<double>(m.layers * 2 * p.norm + p.norm);
+    double unread_experts = 0.0;
+    if (w.experts > 0.0) {
+        const double touched = fewest_experts ? static_cast<double>(m.experts_per_token)
+                                              : experts_touched(m, tokens);
+        unread_experts = w.experts * (1.0 - touched / static_cast<double>(m.experts));
+    }
+    return storage_size(w.linear - unread_experts, linear) + storage_size(head + norms, rest);
 }
 
 constexpr void check(const transformer& m, const decode_setup& s, const char* function) {
@@ -112,18 +157,21 @@ constexpr void check(const transformer& m, const decode_setup& s, const char* fu
 /// window), writes one new KV entry per sequence, and performs the batch's forward FLOPs
 /// (forward_flops_per_token at that context). Time = max(FLOPs ÷ attainable peak, bytes ÷
 /// attainable bandwidth), per GPU of the TP group.
-GPUCALC_DETAIL_HOT constexpr decode_estimate decode(const transformer& m, const gpu_spec& gpu,
-                                                   const decode_setup& s) {
+namespace detail {
+constexpr decode_estimate decode_step(const transformer& m, const gpu_spec& gpu,
+                                      const decode_setup& s, bool fewest_experts) {
     constexpr const char* function = "decode";
     detail::check(m, s, function);
     const double t = static_cast<double>(s.tensor_parallel);
     const double b = static_cast<double>(s.batch);
     decode_estimate d{};
-    d.weight_bytes = detail::decode_weight_bytes(m, s);
+    d.weight_bytes = detail::weight_bytes_read(m, s.tensor_parallel, s.batch, s.weights,
+                                               s.embeddings, fewest_experts);
     const double cached = static_cast<double>(attended_tokens(m, s.context));
-    const double kv_elements_per_token =
-        2.0 * static_cast<double>(m.layers) * detail::attention_widths_per_gpu(m, s.tensor_parallel).kv;
-    d.kv_bytes = storage_size(b * (cached + 1.0) * kv_elements_per_token, s.kv_cache);
+    d.kv_bytes = storage_size(
+        b * (cached + 1.0) *
+            detail::kv_elements_per_token(m, s.tensor_parallel, static_cast<double>(m.layers)),
+        s.kv_cache);
     d.bytes = d.weight_bytes + d.kv_bytes;
     d.flops = (b / t) * detail::forward_flops_unchecked(m, s.context).total;
     detail::require_positive(function, "gpu.memory_bandwidth", gpu.memory_bandwidth);
@@ -137,24 +185,38 @@ GPUCALC_DETAIL_HOT constexpr decode_estimate decode(const transformer& m, const 
     d.aggregate_tokens_per_second = b * d.tokens_per_second;
     return d;
 }
+}  // namespace detail
 
-/// The smallest batch at which decode turns compute-bound (the ridge, in batch terms), or 0
-/// when it stays memory-bound up to `limit`: the KV cache grows with the batch as fast as the
-/// FLOPs do at long contexts, so some setups never cross.
-constexpr std::int64_t decode_compute_bound_batch(const transformer& m, const gpu_spec& gpu,
-                                                  decode_setup s, std::int64_t limit = 1 << 20) {
+/// The best decode step of `m` on `gpu`; see above.
+GPUCALC_DETAIL_HOT constexpr decode_estimate decode(const transformer& m, const gpu_spec& gpu,
+                                                   const decode_setup& s) {
+    return detail::decode_step(m, gpu, s, false);
+}
+
+/// Where decode turns compute-bound as the batch grows.
+struct compute_bound_crossover {
+    bool reached = false;    ///< false: memory-bound at every batch up to the limit
+    std::int64_t batch = 0;  ///< the smallest compute-bound batch, when reached
+};
+
+/// The smallest batch at which decode turns compute-bound (the ridge, in batch terms). Each
+/// sequence also reads its own KV cache, which batching does not share, so at long contexts
+/// some setups never cross: `reached` is then false.
+constexpr compute_bound_crossover decode_compute_bound_batch(const transformer& m,
+                                                             const gpu_spec& gpu, decode_setup s,
+                                                             std::int64_t limit = 1 << 20) {
     detail::require_count("decode_compute_bound_batch", "limit", limit);
     auto compute_bound = [&](std::int64_t b) {
         s.batch = b;
         return decode(m, gpu, s).bound == bound::compute;
     };
-    if (!compute_bound(limit)) return 0;
+    if (!compute_bound(limit)) return {false, 0};
     std::int64_t low = 0, high = limit;  // low is memory-bound (or 0), high compute-bound
     while (high - low > 1) {
         const std::int64_t mid = low + (high - low) / 2;
         if (compute_bound(mid)) high = mid; else low = mid;
     }
-    return high;
+    return {true, high};
 }
 
 /// One prefill: `batch` prompts of `prompt` tokens each.
@@ -194,33 +256,20 @@ GPUCALC_DETAIL_HOT constexpr prefill_estimate prefill(const transformer& m, cons
     detail::require_count(function, "prompt", s.prompt);
     detail::check_tensor_parallel(m, s.tensor_parallel, function);
     detail::check(s.efficiency, function);
+    detail::require_positive(function, "gpu.memory_bandwidth", gpu.memory_bandwidth);
     const double t = static_cast<double>(s.tensor_parallel);
     const double b = static_cast<double>(s.batch);
     const double n = static_cast<double>(s.prompt);
     const forward_flops one = detail::forward_flops_unchecked(m, 1);  // attention per key: one key
-    // Σ over the prompt of the keys each token attends to.
-    const double window = m.sliding_window > 0 ? static_cast<double>(m.sliding_window) : n;
-    double keys = 0.0;
-    if (!s.causal) {
-        keys = n * (n < window ? n : window);
-    } else if (n <= window) {
-        keys = n * (n + 1.0) / 2.0;
-    } else {
-        keys = window * (window + 1.0) / 2.0 + (n - window) * window;
-    }
+    const double pairs = detail::attended_pairs(m, s.prompt, s.prompt, s.causal);
     prefill_estimate r{};
-    r.flops = (b / t) * (n * one.layers + keys * one.attention + one.lm_head);
-
-    decode_setup as_decode{};
-    as_decode.tensor_parallel = s.tensor_parallel;
-    as_decode.weights = s.weights;
-    as_decode.embeddings = s.embeddings;
-    const double kv_elements_per_token =
-        2.0 * static_cast<double>(m.layers) * detail::attention_widths_per_gpu(m, s.tensor_parallel).kv;
-    const double cached = static_cast<double>(attended_tokens(m, s.prompt));
-    r.bytes = detail::decode_weight_bytes(m, as_decode) +
-              storage_size(b * cached * kv_elements_per_token, s.kv_cache);
-    detail::require_positive(function, "gpu.memory_bandwidth", gpu.memory_bandwidth);
+    r.flops = (b / t) * (n * one.layers + pairs * one.attention + one.lm_head);
+    // Every prompt token's K and V are written (a sliding-window cache overwrites in place).
+    r.bytes = detail::weight_bytes_read(m, s.tensor_parallel, s.batch * s.prompt, s.weights,
+                                        s.embeddings) +
+              storage_size(b * n * detail::kv_elements_per_token(m, s.tensor_parallel,
+                                                                 static_cast<double>(m.layers)),
+                           s.kv_cache);
     const op_timing o = detail::op_time_unchecked({r.flops, r.bytes}, peak(gpu, s.compute),
                                                   gpu.memory_bandwidth, s.efficiency);
     r.compute_time = o.compute_time;
@@ -246,19 +295,57 @@ struct training_run {
     bool six_n_d = false;
 };
 
-/// Time to train `tokens` tokens: model FLOPs ÷ (GPUs × peak × MFU). The FLOPs are the exact
-/// model FLOPs per token at the run's sequence length (training_flops_per_token().model) or
-/// 6·N per token with N the active parameters.
+namespace detail {
+/// Model FLOPs per token of a training run: exact at its sequence length, or 6·N with N the
+/// active non-embedding parameters (Kaplan et al. 2020 count no embedding parameters; the
+/// output head, a matmul, is kept).
+constexpr flop_count training_model_flops_per_token(const transformer& m, const training_run& run,
+                                                    const char* function) {
+    check(m, function);
+    require_count(function, "run.sequence", run.sequence);
+    require_count(function, "run.gpus", run.gpus);
+    require_fraction(function, "run.mfu", run.mfu);
+    if (run.six_n_d) {
+        const parameter_counts c = count_parameters(m);
+        return make<flops>(6.0 * static_cast<double>(c.active - c.embedding));
+    }
+    return 3.0 * forward_flops_unchecked(m, run.sequence).total;
+}
+}  // namespace detail
+
+/// One training step of `tokens_per_step` tokens (the global batch): model FLOPs ÷ (GPUs × peak
+/// × MFU). The seam for the scaling module is the MFU itself: a composed step time from
+/// parallelism and collectives replaces it.
+constexpr duration training_step_time(const transformer& m, const gpu_spec& gpu,
+                                      double tokens_per_step, const training_run& run = {}) {
+    constexpr const char* function = "training_step_time";
+    detail::require_positive(function, "tokens_per_step", tokens_per_step);
+    const flop_count per_token = detail::training_model_flops_per_token(m, run, function);
+    return (tokens_per_step * per_token) /
+           (static_cast<double>(run.gpus) * run.mfu * peak(gpu, run.compute));
+}
+
+/// Time to train `tokens` tokens: model FLOPs ÷ (GPUs × peak × MFU), the FLOPs exact per token
+/// at the run's sequence length (training_flops_per_token().model) or 6·N·D.
 constexpr duration time_to_train(const transformer& m, const gpu_spec& gpu, double tokens,
                                  const training_run& run = {}) {
     constexpr const char* function = "time_to_train";
     detail::require_positive(function, "tokens", tokens);
-    detail::require_count(function, "gpus", run.gpus);
-    detail::require_fraction(function, "mfu", run.mfu);
-    const flop_count per_token =
-        run.six_n_d ? kaplan_training_flops(static_cast<double>(parameter_count(m).active), 1.0)
-                    : training_flops_per_token(m, run.sequence).model;
+    const flop_count per_token = detail::training_model_flops_per_token(m, run, function);
     return (tokens * per_token) / (static_cast<double>(run.gpus) * run.mfu * peak(gpu, run.compute));
+}
+
+/// The MFU a training run achieved, from its measured throughput in tokens per second across
+/// all its GPUs: model FLOPs per second ÷ (GPUs × peak) (Chowdhery et al. 2022, App. B).
+constexpr double training_mfu(const transformer& m, const gpu_spec& gpu,
+                              double measured_tokens_per_second, const training_run& run = {}) {
+    constexpr const char* function = "training_mfu";
+    detail::require_positive(function, "measured_tokens_per_second", measured_tokens_per_second);
+    training_run any = run;
+    any.mfu = 1.0;  // not an input here
+    const flop_count per_token = detail::training_model_flops_per_token(m, any, function);
+    return (measured_tokens_per_second * per_token / make<seconds>(1.0)) /
+           (static_cast<double>(run.gpus) * peak(gpu, run.compute));
 }
 
 /// Narayanan et al. 2021, Eq. 4: end-to-end training time ≈ 8·T·P / (n·X) for T tokens, P
@@ -311,7 +398,8 @@ constexpr plausibility check_decode_claim(const transformer& m, const gpu_spec& 
                              claimed_tokens_per_second_per_stream);
     decode_setup at_peak = s;
     at_peak.efficiency = ideal;
-    const decode_estimate d = decode(m, gpu, at_peak);
+    // The most optimistic step: an MoE batch might reach only k experts.
+    const decode_estimate d = detail::decode_step(m, gpu, at_peak, true);
     plausibility p{};
     p.claimed = claimed_tokens_per_second_per_stream;
     p.bound = d.tokens_per_second;

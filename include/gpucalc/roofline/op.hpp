@@ -59,7 +59,9 @@ constexpr void check(const efficiency& e, const char* function) {
 }  // namespace detail
 
 /// The ridge point: the arithmetic intensity at which compute and memory take equally long,
-/// peak ÷ bandwidth (Williams et al. 2009), for the dense peak at `precision`.
+/// peak ÷ bandwidth (Williams et al. 2009), for the dense peak at `precision`. By default the
+/// datasheet ridge (efficiency 1); pass the efficiency given to attainable() or op_time() to
+/// get the knee of that roof.
 constexpr arithmetic_intensity ridge_point(const gpu_spec& gpu, compute_precision precision,
                                            const efficiency& eff = ideal) {
     detail::check(eff, "ridge_point");
@@ -73,6 +75,7 @@ constexpr flop_rate attainable(const gpu_spec& gpu, compute_precision precision,
                                arithmetic_intensity intensity, const efficiency& eff = {}) {
     detail::check(eff, "attainable");
     detail::require_positive("attainable", "intensity", intensity);
+    detail::require_positive("attainable", "gpu.memory_bandwidth", gpu.memory_bandwidth);
     const flop_rate compute = eff.compute * peak(gpu, precision);
     const flop_rate memory = intensity * (eff.memory * gpu.memory_bandwidth);
     return compute < memory ? compute : memory;
