@@ -5,6 +5,8 @@
 #include "catalog/instances.hpp"
 #include "catalog/links.hpp"
 #include "catalog/models.hpp"
+#include "catalog/prices.hpp"
+#include "cost.hpp"
 #include "error.hpp"
 #include "format.hpp"
 #include "hardware.hpp"

@@ -1,0 +1,54 @@
+// catalog/prices.hpp: example prices, each dated and sourced. Prices go stale: these are
+// examples for docs and tests, never defaults inside a function.
+#pragma once
+
+#include "../literals.hpp"
+#include "../units.hpp"
+
+namespace gpucalc {
+namespace catalog {
+namespace prices {
+
+/// AWS p5.48xlarge (8 × H100) on-demand, us-east-1: $98.32/h from its July 2023 launch until
+/// AWS's price cut of June 2025 (third-party copies of the AWS price list; domain.md). Uncertain
+/// after mid-2025: blogs report a ~45% reduction.
+inline constexpr cost_rate aws_p5_48xlarge_on_demand_2024 = make<usd_per_hour>(98.32);
+
+/// Lambda on-demand H100 SXM, March 2026 (third-party price survey, costnimbus; uncertain:
+/// $2.49–$2.99 by listing).
+inline constexpr gpu_price lambda_h100_on_demand_2026 = make<usd_per_gpu_hour>(2.99);
+
+/// NVIDIA DGX H100 purchase price, May 2023 (SemiAnalysis, via Epoch AI's training-cost-trends
+/// notebook): ~$270,000. Uncertain: $200k–$400k by configuration, support and date.
+inline constexpr money dgx_h100_2023 = make<usd>(270000.0);
+
+/// DGX H100 maximum system power (NVIDIA DGX H100 datasheet): 10.2 kW.
+inline constexpr power dgx_h100_power = make<kilowatts>(10.2);
+
+/// Colocation in North American primary markets, 250–500 kW requirements: $184.06 per kW per
+/// month, H2 2024 (CBRE, "North America Data Center Trends H2 2024", February 2025).
+inline constexpr cost_rate colocation_per_kw_2024 = make<usd>(184.06) / make<months>(1.0);
+
+/// US average industrial electricity price, 2023: 8.06 ¢/kWh (the figure ARCHITECTURE.md's
+/// example uses; EIA Electric Power Monthly, uncertain by state: 5–20 ¢).
+inline constexpr energy_price us_industrial_electricity_2023 = make<usd_per_kilowatt_hour>(0.0806);
+
+/// Internet egress, first tier: $0.09/GB (AWS EC2 data transfer pricing; domain.md).
+inline constexpr data_price aws_egress_first_tier = make<usd_per_gigabyte>(0.09);
+
+}  // namespace prices
+
+/// Grid carbon intensity, 2023. US: 0.81 lb CO₂/kWh from utility-scale generation (EIA FAQ
+/// "How much carbon dioxide is produced per kilowatthour", 2023) = 367 g/kWh, direct emissions.
+/// Others: lifecycle g CO₂e/kWh from Ember's 2023 data via Our World in Data.
+namespace grid {
+inline constexpr grid_intensity us_2023 = make<grams_per_kilowatt_hour>(367.0);
+inline constexpr grid_intensity france_2023 = make<grams_per_kilowatt_hour>(56.0);
+inline constexpr grid_intensity germany_2023 = make<grams_per_kilowatt_hour>(381.0);
+inline constexpr grid_intensity norway_2023 = make<grams_per_kilowatt_hour>(30.0);
+inline constexpr grid_intensity india_2023 = make<grams_per_kilowatt_hour>(713.0);
+inline constexpr grid_intensity china_2023 = make<grams_per_kilowatt_hour>(582.0);
+}  // namespace grid
+
+}  // namespace catalog
+}  // namespace gpucalc

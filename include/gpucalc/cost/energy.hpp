@@ -1,0 +1,50 @@
+// cost/energy.hpp: the energy, carbon and rack power a job or a deployment needs
+#pragma once
+
+#include <cstdint>
+
+#include "../detail/checks.hpp"
+#include "../units.hpp"
+
+namespace gpucalc {
+
+/// Facility energy of a job: IT power × duration × PUE (The Green Grid's PUE: facility energy
+/// ÷ IT energy).
+constexpr energy job_energy(power it_power, duration time, double pue = 1.25) {
+    detail::require_non_negative("job_energy", "it_power", it_power);
+    detail::require_non_negative("job_energy", "time", time);
+    if (!(pue >= 1.0 && pue <= detail::largest_finite)) {
+        detail::throw_invalid("job_energy", "pue", pue, "", "must be finite and >= 1");
+    }
+    return pue * it_power * time;
+}
+
+/// CO₂-equivalent emitted for `used` energy at a grid's carbon intensity (g/kWh).
+constexpr co2_mass emissions(energy used, grid_intensity grid) {
+    detail::require_non_negative("emissions", "used", used);
+    detail::require_non_negative("emissions", "grid", grid);
+    return used * grid;
+}
+
+/// Rack density: servers × power per server, against the cooling a rack's air flow can remove.
+struct rack_density {
+    power per_rack{};
+    bool needs_liquid_cooling = false;  ///< above the air-cooling limit
+};
+
+/// The air-cooling limit per rack. Uncertain: domain.md quotes about 50 kW per rack (some
+/// 7,850 CFM of air) before liquid cooling is needed; direct-to-chip liquid has reached ~130 kW.
+inline constexpr power default_air_cooling_limit = make<kilowatts>(50.0);
+
+constexpr rack_density rack_power(std::int64_t servers_per_rack, power per_server,
+                                  power air_cooling_limit = default_air_cooling_limit) {
+    detail::require_count("rack_power", "servers_per_rack", servers_per_rack);
+    detail::require_non_negative("rack_power", "per_server", per_server);
+    detail::require_positive("rack_power", "air_cooling_limit", air_cooling_limit);
+    rack_density r{};
+    r.per_rack = static_cast<double>(servers_per_rack) * per_server;
+    r.needs_liquid_cooling = r.per_rack > air_cooling_limit;
+    return r;
+}
+
+}  // namespace gpucalc

@@ -1,0 +1,162 @@
+// cost/prices.hpp: what GPU time costs: per-GPU and per-instance prices, job cost, reserved
+// and flex-start pricing, platform premiums, egress, and the cheapest region for a job
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "../detail/checks.hpp"
+#include "../units.hpp"
+
+namespace gpucalc {
+
+// Prices are inputs, never defaults inside a function (catalog/prices.hpp holds dated
+// examples). A per-GPU price is a gpu_price ($/GPU·h); an instance's price is a cost_rate ($/h)
+// for all its GPUs. The two are different types, so mixing them does not compile.
+
+/// The per-GPU price of an instance: its hourly price over its GPUs (an 8 × H100 instance at
+/// $98.32/h is $12.29/GPU·h).
+constexpr gpu_price per_gpu(cost_rate instance, gpu_count gpus) {
+    detail::require_non_negative("per_gpu", "instance", instance);
+    detail::require_positive("per_gpu", "gpus", gpus);
+    return instance / gpus;
+}
+
+/// What `usage` GPU-hours cost at `price` per GPU-hour.
+constexpr money job_cost(gpu_time usage, gpu_price price) {
+    detail::require_non_negative("job_cost", "usage", usage);
+    detail::require_non_negative("job_cost", "price", price);
+    return usage * price;
+}
+
+/// What `gpus` GPUs held for `held` cost at `price` (billing runs for every hour they are held,
+/// used or idle).
+constexpr money job_cost(gpu_count gpus, duration held, gpu_price price) {
+    detail::require_non_negative("job_cost", "gpus", gpus);
+    detail::require_non_negative("job_cost", "held", held);
+    return job_cost(gpus * held, price);
+}
+
+/// A discount in [0, 1): 0 is the list price; 1 would make it free.
+namespace detail {
+constexpr void require_discount(const char* function, const char* field, double discount) {
+    if (!(discount >= 0.0 && discount < 1.0)) {
+        throw_invalid(function, field, discount, "", "must be in [0, 1)");
+    }
+}
+}  // namespace detail
+
+/// The price after a discount (spot, committed use, a negotiated rate).
+constexpr gpu_price discounted(gpu_price list, double discount) {
+    detail::require_non_negative("discounted", "list", list);
+    detail::require_discount("discounted", "discount", discount);
+    return (1.0 - discount) * list;
+}
+
+/// A reserved or committed-use contract: a term paid whether used or not, an upfront payment,
+/// and an hourly rate at a discount to on-demand (AWS Savings Plans and Reserved Instances,
+/// Google committed use, Azure reservations all reduce to this).
+struct reservation {
+    duration term = make<years>(1.0);
+    money upfront{};                  ///< per GPU, paid at the start
+    gpu_price on_demand{};            ///< the list price the discount applies to
+    double discount = 0.0;            ///< on the hourly rate, in [0, 1)
+};
+
+/// The effective price per GPU-hour actually used, at `utilization` (the fraction of the term's
+/// hours the GPU does work, in (0, 1]): (upfront spread over the term + the discounted rate) ÷
+/// utilization (derived: a committed GPU bills every hour of the term).
+constexpr gpu_price reserved_price(const reservation& r, double utilization) {
+    constexpr const char* function = "reserved_price";
+    detail::require_positive(function, "term", r.term);
+    detail::require_non_negative(function, "upfront", r.upfront);
+    detail::require_non_negative(function, "on_demand", r.on_demand);
+    detail::require_discount(function, "discount", r.discount);
+    detail::require_fraction(function, "utilization", utilization);
+    const gpu_price upfront_per_hour = r.upfront / (make<gpus>(1.0) * r.term);
+    return (upfront_per_hour + (1.0 - r.discount) * r.on_demand) / utilization;
+}
+
+/// Flex-start / queued capacity: a discount for accepting a start delay. The saving, and the
+/// most a delay may cost per hour before on-demand is the better deal.
+struct flex_start_offer {
+    gpu_price on_demand{};
+    double discount = 0.0;        ///< in [0, 1)
+    duration expected_delay{};
+};
+
+struct flex_start_verdict {
+    money saving{};                      ///< on the whole job
+    cost_rate breakeven_delay_cost{};    ///< saving ÷ expected delay
+};
+
+constexpr flex_start_verdict flex_start(const flex_start_offer& offer, gpu_time usage) {
+    constexpr const char* function = "flex_start";
+    detail::require_non_negative(function, "on_demand", offer.on_demand);
+    detail::require_discount(function, "discount", offer.discount);
+    detail::require_positive(function, "expected_delay", offer.expected_delay);
+    detail::require_non_negative(function, "usage", usage);
+    flex_start_verdict v{};
+    v.saving = offer.discount * offer.on_demand * usage;
+    v.breakeven_delay_cost = v.saving / offer.expected_delay;
+    return v;
+}
+
+/// A managed ML platform's price: the raw price plus a premium fraction (domain.md: 20–40%).
+constexpr gpu_price with_premium(gpu_price raw, double premium) {
+    detail::require_non_negative("with_premium", "raw", raw);
+    detail::require_non_negative("with_premium", "premium", premium);
+    return (1.0 + premium) * raw;
+}
+
+/// What moving `data` out of a cloud costs at `rate` per byte (e.g. $0.09/GB).
+constexpr money egress_cost(data_size data, data_price rate) {
+    detail::require_non_negative("egress_cost", "data", data);
+    detail::require_non_negative("egress_cost", "rate", rate);
+    return data * rate;
+}
+
+/// One region's prices for a job that must first move its data there.
+struct region_price {
+    std::string_view name{};
+    gpu_price gpu{};
+    data_price transfer_in{};  ///< to bring the job's data into this region (0 where it lives)
+};
+
+/// The cheapest region for `usage` GPU-hours with `data` to move: GPU cost plus transfer.
+struct region_choice {
+    std::size_t index = 0;
+    money total{};
+};
+
+template <std::size_t N>
+constexpr region_choice cheapest_region(const region_price (&regions)[N], gpu_time usage,
+                                        data_size data) {
+    static_assert(N > 0, "gpucalc::cheapest_region needs at least one region");
+    detail::require_non_negative("cheapest_region", "usage", usage);
+    detail::require_non_negative("cheapest_region", "data", data);
+    region_choice best{};
+    for (std::size_t i = 0; i < N; ++i) {
+        detail::require_non_negative("cheapest_region", "regions[i].gpu", regions[i].gpu);
+        detail::require_non_negative("cheapest_region", "regions[i].transfer_in", regions[i].transfer_in);
+        const money total = usage * regions[i].gpu + data * regions[i].transfer_in;
+        if (i == 0 || total < best.total) best = {i, total};
+    }
+    return best;
+}
+
+/// Serving cost per million tokens: a price per GPU-hour over the tokens those GPUs produce.
+constexpr money cost_per_million_tokens(gpu_price price, gpu_count gpus, double tokens_per_second) {
+    detail::require_non_negative("cost_per_million_tokens", "price", price);
+    detail::require_positive("cost_per_million_tokens", "gpus", gpus);
+    detail::require_positive("cost_per_million_tokens", "tokens_per_second", tokens_per_second);
+    return price * gpus * make<seconds>(1e6 / tokens_per_second);
+}
+
+/// The cost of leaving `gpus` GPUs up and idle for `idle` before auto-shutdown catches them.
+constexpr money idle_cost(gpu_count gpus, duration idle, gpu_price price) {
+    return job_cost(gpus, idle, price);
+}
+
+}  // namespace gpucalc

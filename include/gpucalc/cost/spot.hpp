@@ -1,0 +1,91 @@
+// cost/spot.hpp: running on preemptible (spot) capacity: the optimal checkpoint interval, the
+// expected wall-clock time with preemptions, and the job's effective cost
+#pragma once
+
+#include <cmath>
+
+#include "../detail/checks.hpp"
+#include "../units.hpp"
+#include "prices.hpp"
+
+namespace gpucalc {
+
+/// Young 1974, "A first order approximation to the optimum checkpoint interval": with a
+/// checkpoint taking δ and failures (here, preemptions) arriving with mean time M,
+/// τ = √(2·δ·M). Not constexpr (std::sqrt).
+inline duration young_interval(duration checkpoint_time, duration mean_time_between_preemptions) {
+    detail::require_positive("young_interval", "checkpoint_time", checkpoint_time);
+    detail::require_positive("young_interval", "mean_time_between_preemptions",
+                             mean_time_between_preemptions);
+    const double d = in<seconds>(checkpoint_time);
+    const double m = in<seconds>(mean_time_between_preemptions);
+    return make<seconds>(std::sqrt(2.0 * d * m));
+}
+
+/// Daly 2006, "A higher order estimate of the optimum checkpoint interval for restart dumps",
+/// Eq. 37: τ = √(2δM)·[1 + ⅓·√(δ/(2M)) + (1/9)·(δ/(2M))] − δ for δ < 2M, and τ = M otherwise.
+inline duration daly_interval(duration checkpoint_time, duration mean_time_between_preemptions) {
+    detail::require_positive("daly_interval", "checkpoint_time", checkpoint_time);
+    detail::require_positive("daly_interval", "mean_time_between_preemptions",
+                             mean_time_between_preemptions);
+    const double d = in<seconds>(checkpoint_time);
+    const double m = in<seconds>(mean_time_between_preemptions);
+    if (d >= 2.0 * m) return mean_time_between_preemptions;
+    const double x = d / (2.0 * m);
+    return make<seconds>(std::sqrt(2.0 * d * m) * (1.0 + std::sqrt(x) / 3.0 + x / 9.0) - d);
+}
+
+/// A job on preemptible capacity.
+struct spot_job {
+    duration work{};                          ///< the job's useful compute time, T_s
+    gpu_count gpus{};
+    gpu_price on_demand{};
+    double discount = 0.0;                    ///< spot discount on the on-demand price, [0, 1)
+    duration mean_time_between_preemptions{}; ///< M (reclaims arrive as a Poisson process)
+    duration checkpoint_time{};               ///< δ: writing one checkpoint
+    duration restart_time{};                  ///< R: getting capacity back and reloading
+    /// The checkpoint interval; zero means Daly's optimum.
+    duration interval{};
+};
+
+struct spot_estimate {
+    duration interval{};       ///< the checkpoint interval used
+    duration wall_time{};      ///< expected wall-clock time, preemptions included
+    double overhead = 0.0;     ///< wall_time ÷ work − 1: checkpoints, lost work and restarts
+    money spot_cost{};         ///< discounted price × GPUs × wall time
+    money on_demand_cost{};    ///< on-demand price × GPUs × work (no preemptions, no checkpoints)
+    bool spot_is_cheaper = false;
+};
+
+/// Daly 2006, Eq. 20: the expected wall-clock time of T_s of work checkpointed every τ, with
+/// checkpoint time δ, restart time R and exponentially distributed interrupts of mean M:
+/// T_w = M·e^{R/M}·(e^{(τ+δ)/M} − 1)·T_s/τ. The cost is the spot price over that time.
+inline spot_estimate spot_cost(const spot_job& job) {
+    constexpr const char* function = "spot_cost";
+    detail::require_positive(function, "work", job.work);
+    detail::require_positive(function, "gpus", job.gpus);
+    detail::require_non_negative(function, "on_demand", job.on_demand);
+    detail::require_discount(function, "discount", job.discount);
+    detail::require_positive(function, "mean_time_between_preemptions",
+                             job.mean_time_between_preemptions);
+    detail::require_positive(function, "checkpoint_time", job.checkpoint_time);
+    detail::require_non_negative(function, "restart_time", job.restart_time);
+    detail::require_non_negative(function, "interval", job.interval);
+    spot_estimate e{};
+    e.interval = job.interval > duration{}
+                     ? job.interval
+                     : daly_interval(job.checkpoint_time, job.mean_time_between_preemptions);
+    const double m = in<seconds>(job.mean_time_between_preemptions);
+    const double tau = in<seconds>(e.interval);
+    const double delta = in<seconds>(job.checkpoint_time);
+    const double r = in<seconds>(job.restart_time);
+    const double ts = in<seconds>(job.work);
+    e.wall_time = make<seconds>(m * std::exp(r / m) * (std::exp((tau + delta) / m) - 1.0) * ts / tau);
+    e.overhead = in<seconds>(e.wall_time) / ts - 1.0;
+    e.spot_cost = job_cost(job.gpus, e.wall_time, discounted(job.on_demand, job.discount));
+    e.on_demand_cost = job_cost(job.gpus, job.work, job.on_demand);
+    e.spot_is_cheaper = e.spot_cost < e.on_demand_cost;
+    return e;
+}
+
+}  // namespace gpucalc

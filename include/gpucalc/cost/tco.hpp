@@ -1,0 +1,250 @@
+// cost/tco.hpp: what owning GPUs costs per GPU-hour, and when owning beats renting: TCO,
+// the breakeven utilization, months to breakeven, cumulative costs, base-load and burst
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+
+#include "../detail/checks.hpp"
+#include "../units.hpp"
+#include "prices.hpp"
+
+namespace gpucalc {
+
+/// Owning a set of GPU servers. Every assumption is a field; money and power have no defaults
+/// (they are the user's quote), the rest have documented ones.
+struct ownership {
+    money capex{};                         ///< the servers' purchase price
+    /// The cluster network as a fraction added to the server capex. Uncertain: domain.md quotes
+    /// the network at ~19% of a cluster's cost, i.e. ~0.23 of the servers'; 0 for a lone server.
+    double network_share = 0.0;
+    money installation{};
+    duration service_life = make<years>(5.0);  ///< depreciation period (domain.md: 3–5 years)
+    double residual_value = 0.0;           ///< fraction of capex recovered at the end, in [0, 1)
+    /// Annual cost of capital (discount rate) for the capex; 0 means straight-line only.
+    double cost_of_capital = 0.0;
+    gpu_count gpus = make<gpucalc::gpus>(8.0);
+    power full_power{};                    ///< draw at full load (DGX H100: 10.2 kW max)
+    /// Draw when idle, as a fraction of full load. Uncertain: ~0.2–0.4 for GPU servers whose
+    /// GPUs idle near 10–20% of TDP while CPUs, fans and NICs keep drawing; 0.3 planned.
+    double idle_power_fraction = 0.3;
+    /// Power usage effectiveness (domain.md: ~1.1 hyperscale, ~1.25 typical, 1.5–1.6 enterprise
+    /// colocation); 1.25 planned.
+    double pue = 1.25;
+    energy_price electricity{};
+    double maintenance_per_year = 0.0;     ///< fraction of capex per year (support contracts)
+    cost_rate space{};                     ///< rack space / colocation, per hour
+    cost_rate staff{};                     ///< operations staff attributable, per hour
+};
+
+namespace detail {
+
+constexpr void check(const ownership& o, const char* function) {
+    require_non_negative(function, "capex", o.capex);
+    require_non_negative(function, "network_share", o.network_share);
+    require_non_negative(function, "installation", o.installation);
+    require_positive(function, "service_life", o.service_life);
+    if (!(o.residual_value >= 0.0 && o.residual_value < 1.0)) {
+        throw_invalid(function, "residual_value", o.residual_value, "", "must be in [0, 1)");
+    }
+    require_non_negative(function, "cost_of_capital", o.cost_of_capital);
+    require_positive(function, "gpus", o.gpus);
+    require_non_negative(function, "full_power", o.full_power);
+    if (!(o.idle_power_fraction >= 0.0 && o.idle_power_fraction <= 1.0)) {
+        throw_invalid(function, "idle_power_fraction", o.idle_power_fraction, "", "must be in [0, 1]");
+    }
+    if (!(o.pue >= 1.0 && o.pue <= largest_finite)) {
+        throw_invalid(function, "pue", o.pue, "", "must be finite and >= 1");
+    }
+    require_non_negative(function, "electricity", o.electricity);
+    require_non_negative(function, "maintenance_per_year", o.maintenance_per_year);
+    require_non_negative(function, "space", o.space);
+    require_non_negative(function, "staff", o.staff);
+}
+
+/// The capital recovery factor: the annual payment that repays 1 over n years at rate r,
+/// r / (1 − (1 + r)^−n) (the standard annuity formula); 1/n when r = 0.
+inline double capital_recovery_factor(double rate, double years) {
+    return rate > 0.0 ? rate / (1.0 - std::pow(1.0 + rate, -years)) : 1.0 / years;
+}
+
+}  // namespace detail
+
+/// The hourly cost of ownership, split into what runs whether or not the GPUs work and what
+/// depends on their utilization.
+struct ownership_cost {
+    cost_rate capital{};       ///< capex (+ network, installation, − residual) spread over the life
+    cost_rate operations{};    ///< maintenance, space, staff
+    cost_rate idle_power{};    ///< facility power at idle draw × PUE
+    cost_rate active_power{};  ///< the extra facility power at full load, × utilization
+};
+
+/// Hourly cost of owning at `utilization`. Capital: straight-line depreciation of
+/// capex·(1 + network share) + installation − residual, or with a cost of capital the annuity
+/// that repays it (capital recovery factor; the residual discounted back over the life).
+/// Power: draw × PUE × $/kWh, the draw rising linearly from idle to full with utilization
+/// (derived). Not constexpr when cost_of_capital > 0 (std::pow).
+inline ownership_cost owning_cost(const ownership& o, double utilization) {
+    constexpr const char* function = "owning_cost";
+    detail::check(o, function);
+    if (!(utilization >= 0.0 && utilization <= 1.0)) {
+        detail::throw_invalid(function, "utilization", utilization, "", "must be in [0, 1]");
+    }
+    const money invested = (1.0 + o.network_share) * o.capex + o.installation;
+    const money residual = o.residual_value * o.capex;
+    const double life_years = in<years>(o.service_life);
+    const duration year = make<years>(1.0);
+    ownership_cost c{};
+    if (o.cost_of_capital > 0.0) {
+        const double discounted_residual = std::pow(1.0 + o.cost_of_capital, -life_years);
+        c.capital = (invested - discounted_residual * residual) *
+                    detail::capital_recovery_factor(o.cost_of_capital, life_years) / year;
+    } else {
+        c.capital = (invested - residual) / o.service_life;
+    }
+    c.operations = o.maintenance_per_year * o.capex / year + o.space + o.staff;
+    const power idle = o.idle_power_fraction * o.full_power;
+    c.idle_power = o.pue * idle * o.electricity;
+    c.active_power = utilization * o.pue * (o.full_power - idle) * o.electricity;
+    return c;
+}
+
+/// The owned cost per GPU-hour actually used at `utilization` in (0, 1].
+inline gpu_price owned_price(const ownership& o, double utilization) {
+    detail::require_fraction("owned_price", "utilization", utilization);
+    const ownership_cost c = owning_cost(o, utilization);
+    return (c.capital + c.operations + c.idle_power + c.active_power) / (utilization * o.gpus);
+}
+
+/// Rent or buy, against renting the same GPUs on demand only for the hours they work.
+struct breakeven {
+    /// Owning is cheaper above this utilization; meaningful only when `reached`.
+    double utilization = 0.0;
+    bool reached = false;           ///< false: owning never pays at any utilization up to 1
+    gpu_price owned_at_full{};      ///< owned cost per GPU-hour at 100% utilization
+    /// At the utilization asked about: how long until owning's cumulative cost (capex up front,
+    /// then running costs) falls below renting's; meaningful only when `pays_back`.
+    duration payback{};
+    bool pays_back = false;
+};
+
+/// Breakeven utilization u*: owning's hourly cost F + E_idle + ΔE·u equals renting's
+/// p·GPUs·u, so u* = (F + E_idle) ÷ (p·GPUs − ΔE) (derived; F the capital and operations per
+/// hour, E the facility power). Payback at `utilization`: capex + installation ÷ (rent per
+/// hour − running cost per hour), in cash terms (derived).
+inline breakeven rent_vs_buy(const ownership& o, gpu_price cloud, double utilization = 1.0) {
+    constexpr const char* function = "rent_vs_buy";
+    detail::require_positive(function, "cloud", cloud);
+    detail::require_fraction(function, "utilization", utilization);
+    const ownership_cost full = owning_cost(o, 1.0);
+    const cost_rate fixed = full.capital + full.operations + full.idle_power;
+    const cost_rate cloud_full = cloud * o.gpus;
+    breakeven b{};
+    b.owned_at_full = (fixed + full.active_power) / o.gpus;
+    const cost_rate margin = cloud_full - full.active_power;
+    if (margin > cost_rate{}) {
+        b.utilization = fixed / margin;
+        b.reached = b.utilization <= 1.0;
+    }
+    const ownership_cost at = owning_cost(o, utilization);
+    const cost_rate running = at.operations + at.idle_power + at.active_power;
+    const cost_rate rent = utilization * cloud_full;
+    const money upfront = (1.0 + o.network_share) * o.capex + o.installation;
+    if (rent > running) {
+        b.payback = upfront / (rent - running);
+        b.pays_back = true;
+    }
+    return b;
+}
+
+/// Cumulative cash spent by time `t` at `utilization`: owning pays capex and installation up
+/// front, then its running costs; renting pays the cloud price for the hours used.
+struct cumulative_cost {
+    money owned{};
+    money rented{};
+};
+
+inline cumulative_cost cumulative_costs(const ownership& o, gpu_price cloud, double utilization,
+                                        duration t) {
+    constexpr const char* function = "cumulative_costs";
+    detail::require_non_negative(function, "cloud", cloud);
+    detail::require_non_negative(function, "t", t);
+    const ownership_cost c = owning_cost(o, utilization);
+    cumulative_cost r{};
+    r.owned = (1.0 + o.network_share) * o.capex + o.installation +
+              (c.operations + c.idle_power + c.active_power) * t;
+    r.rented = utilization * (cloud * o.gpus) * t;
+    return r;
+}
+
+/// One step of a load-duration curve: `gpus` GPUs in demand for `hours` of the period.
+struct demand_step {
+    gpu_count gpus{};
+    duration time{};
+};
+
+/// The owned capacity that minimizes owned + cloud-burst cost over a demand profile, and what
+/// all-cloud and all-owned would cost. Owned capacity costs its capital and operations for the
+/// whole period whatever the load, plus power for the hours it works; demand above it rents.
+struct hybrid_plan {
+    gpu_count owned{};
+    money total{};
+    money all_cloud{};
+    money all_owned{};
+};
+
+/// `steps` must be sorted by decreasing GPU count (a load-duration curve). `per_gpu_server`
+/// describes owning one GPU's share (its `gpus` is ignored and taken as 1 per GPU owned).
+template <std::size_t N>
+inline hybrid_plan base_load_and_burst(const demand_step (&steps)[N], const ownership& per_gpu_server,
+                                       gpu_price cloud) {
+    static_assert(N > 0, "gpucalc::base_load_and_burst needs at least one demand step");
+    constexpr const char* function = "base_load_and_burst";
+    detail::require_positive(function, "cloud", cloud);
+    for (std::size_t i = 0; i < N; ++i) {
+        detail::require_positive(function, "steps[i].gpus", steps[i].gpus);
+        detail::require_positive(function, "steps[i].time", steps[i].time);
+        if (i > 0 && steps[i].gpus > steps[i - 1].gpus) {
+            detail::throw_invalid(function, "steps[i].gpus", in<gpus>(steps[i].gpus), "GPU",
+                                  "must not exceed the step before: the profile must be sorted "
+                                  "by decreasing demand");
+        }
+    }
+    ownership one = per_gpu_server;
+    one.gpus = make<gpus>(1.0);
+    const ownership_cost idle = owning_cost(one, 0.0);
+    const ownership_cost busy = owning_cost(one, 1.0);
+    duration period{};
+    for (std::size_t i = 0; i < N; ++i) period += steps[i].time;
+    const money fixed_per_gpu = (idle.capital + idle.operations + idle.idle_power) * period;
+    const cost_rate active_per_gpu = busy.active_power;
+
+    auto total_for = [&](gpu_count owned) {
+        money total = in<gpus>(owned) * fixed_per_gpu;
+        for (std::size_t i = 0; i < N; ++i) {
+            const gpu_count d = steps[i].gpus;
+            const gpu_count from_owned = d < owned ? d : owned;
+            total += in<gpus>(from_owned) * active_per_gpu * steps[i].time;
+            if (d > owned) total += (d - owned) * steps[i].time * cloud;
+        }
+        return total;
+    };
+    hybrid_plan plan{};
+    plan.all_cloud = total_for(gpu_count{});
+    plan.all_owned = total_for(steps[0].gpus);
+    plan.owned = gpu_count{};
+    plan.total = plan.all_cloud;
+    // The optimum sits at one of the profile's levels (the cost is piecewise linear in the
+    // owned capacity, with breaks only there).
+    for (std::size_t i = 0; i < N; ++i) {
+        const money t = total_for(steps[i].gpus);
+        if (t < plan.total) {
+            plan.total = t;
+            plan.owned = steps[i].gpus;
+        }
+    }
+    return plan;
+}
+
+}  // namespace gpucalc

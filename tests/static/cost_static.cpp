@@ -1,0 +1,25 @@
+// cost_static.cpp: price arithmetic, job cost, reservations, regions, energy and rack power are
+// constant expressions, so cost budgets can be static_asserts (C++17 and C++20). Owning and
+// spot costs use std::pow / std::exp and are plain inline (docs/cost.md).
+#include <gpucalc/catalog/prices.hpp>
+#include <gpucalc/cost.hpp>
+#include <gpucalc/literals.hpp>
+
+namespace {
+using namespace gpucalc;
+using namespace gpucalc::literals;
+
+// ARCHITECTURE.md's budget as a compile-time assertion.
+static_assert(job_cost(1000.0_gpu_hours, 2.99_usd_per_gpu_hour) < 5000.0_usd, "within budget");
+static_assert(approx_equal(per_gpu(catalog::prices::aws_p5_48xlarge_on_demand_2024, 8.0_gpu),
+                           12.29_usd_per_gpu_hour),
+              "domain.md: $98.32/h over 8 GPUs");
+static_assert(approx_equal(reserved_price({1.0_years, 8760.0_usd, 4.0_usd_per_gpu_hour, 0.5}, 1.0),
+                           3.0_usd_per_gpu_hour),
+              "a reservation's effective price");
+static_assert(approx_equal(job_energy(10.0_kW, 2.0_h, 1.5), 30.0_kWh), "facility energy");
+static_assert(rack_power(6, 10.2_kW).needs_liquid_cooling, "61.2 kW per rack is past air cooling");
+constexpr region_price regions[] = {{"a", 3.0_usd_per_gpu_hour, 0.0_usd_per_GB},
+                                    {"b", 2.0_usd_per_gpu_hour, 0.09_usd_per_GB}};
+static_assert(cheapest_region(regions, 1000.0_gpu_hours, 5.0_TB).index == 1, "cheaper after transfer");
+}  // namespace

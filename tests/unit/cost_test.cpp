@@ -1,0 +1,218 @@
+// cost_test.cpp: prices, spot and checkpointing, owning and rent-vs-buy, energy: each against
+// its published figure or its defining identity.
+#include <gpucalc/catalog/prices.hpp>
+#include <gpucalc/cost.hpp>
+#include <gpucalc/format.hpp>
+#include <gpucalc/literals.hpp>
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <limits>
+
+using namespace gpucalc;
+using namespace gpucalc::literals;
+namespace prices = gpucalc::catalog::prices;
+
+namespace {
+ownership dgx_h100() {
+    ownership o{};
+    o.capex = 333000.0_usd;  // ARCHITECTURE.md's example server price
+    o.service_life = 5.0_years;
+    o.gpus = 8.0_gpu;
+    o.full_power = prices::dgx_h100_power;
+    o.pue = 1.25;
+    o.electricity = prices::us_industrial_electricity_2023;
+    return o;
+}
+
+double wall_time_hours(double tau_h, double delta_h, double m_h, double r_h, double work_h) {
+    return m_h * std::exp(r_h / m_h) * (std::exp((tau_h + delta_h) / m_h) - 1.0) * work_h / tau_h;
+}
+}  // namespace
+
+TEST_CASE("instance and per-GPU prices; job cost") {
+    // domain.md: an 8 x H100 instance at $98.32/h is $12.29 per GPU-hour.
+    CHECK(approx_equal(per_gpu(prices::aws_p5_48xlarge_on_demand_2024, 8.0_gpu),
+                       12.29_usd_per_gpu_hour));
+    // ARCHITECTURE.md: 1,000 GPU-hours at $2.99/GPU·h is $2,990.
+    CHECK(approx_equal(job_cost(1000.0_gpu_hours, 2.99_usd_per_gpu_hour), 2990.0_usd));
+    CHECK(approx_equal(job_cost(8.0_gpu, 24.0_h, 2.0_usd_per_gpu_hour), 384.0_usd));
+    CHECK(approx_equal(idle_cost(64.0_gpu, 10.0_h, 2.0_usd_per_gpu_hour), 1280.0_usd));
+    CHECK(approx_equal(egress_cost(10.0_TB, prices::aws_egress_first_tier), 900.0_usd));
+    CHECK(approx_equal(with_premium(2.0_usd_per_gpu_hour, 0.3), 2.6_usd_per_gpu_hour));
+    // $/M tokens: 8 GPUs at $2/GPU·h producing 10,000 tokens/s: $16/h over 36 M tokens/h.
+    CHECK(approx_equal(cost_per_million_tokens(2.0_usd_per_gpu_hour, 8.0_gpu, 10000.0),
+                       make<usd>(16.0 / 36.0)));
+}
+
+TEST_CASE("reserved capacity costs its whole term, so its price per used hour rises as use falls") {
+    reservation r{};
+    r.term = 1.0_years;
+    r.upfront = 8760.0_usd;  // $1 per hour of the term
+    r.on_demand = 4.0_usd_per_gpu_hour;
+    r.discount = 0.5;
+    CHECK(approx_equal(reserved_price(r, 1.0), 3.0_usd_per_gpu_hour));
+    CHECK(approx_equal(reserved_price(r, 0.5), 6.0_usd_per_gpu_hour));
+}
+
+TEST_CASE("flex-start: the saving and the delay cost at which it stops paying") {
+    const flex_start_verdict v = flex_start({2.0_usd_per_gpu_hour, 0.5, 24.0_h}, 1000.0_gpu_hours);
+    CHECK(approx_equal(v.saving, 1000.0_usd));
+    CHECK(approx_equal(in<usd_per_hour>(v.breakeven_delay_cost), 1000.0 / 24.0));
+}
+
+TEST_CASE("the cheapest region counts moving the data there") {
+    const region_price regions[] = {{"home", 3.0_usd_per_gpu_hour, 0.0_usd_per_GB},
+                                    {"cheap, far", 2.0_usd_per_gpu_hour, 0.09_usd_per_GB}};
+    // 1,000 GPU-h: home $3,000; away $2,000 + transfer. 5 TB costs $450: away wins.
+    CHECK(cheapest_region(regions, 1000.0_gpu_hours, 5.0_TB).index == 1);
+    // 20 TB costs $1,800 to move: home wins.
+    CHECK(cheapest_region(regions, 1000.0_gpu_hours, 20.0_TB).index == 0);
+}
+
+TEST_CASE("Young's and Daly's optimal checkpoint intervals") {
+    // Young 1974: tau = sqrt(2·delta·M): delta = 5 min, M = 24 h gives 120 min exactly.
+    CHECK(approx_equal(in<minutes>(young_interval(5.0_min, 24.0_h)), 120.0));
+    // Daly 2006, Figs. 3-5 (delta = 5 min, R = 10 min): tau_opt = 117 min at M = 24 h,
+    // 57 min at M = 6 h, 9.1 min at M = 15 min (printed to those figures).
+    CHECK(in<minutes>(daly_interval(5.0_min, 24.0_h)) == doctest::Approx(117.0).epsilon(0.5 / 117.0));
+    CHECK(in<minutes>(daly_interval(5.0_min, 6.0_h)) == doctest::Approx(57.0).epsilon(0.5 / 57.0));
+    CHECK(in<minutes>(daly_interval(5.0_min, 15.0_min)) == doctest::Approx(9.1).epsilon(0.05 / 9.1));
+    // When a checkpoint takes twice the mean time between interrupts, Daly's answer is M.
+    CHECK(daly_interval(1.0_h, 0.5_h) == 0.5_h);
+}
+
+TEST_CASE("spot: Daly's interval minimizes his expected wall-clock time") {
+    spot_job j{};
+    j.work = 500.0_h;  // Daly 2006's example: T_s = 500 h, delta = 5 min, R = 10 min, M = 24 h
+    j.gpus = 8.0_gpu;
+    j.on_demand = 4.0_usd_per_gpu_hour;
+    j.discount = 0.6;
+    j.mean_time_between_preemptions = 24.0_h;
+    j.checkpoint_time = 5.0_min;
+    j.restart_time = 10.0_min;
+    const spot_estimate best = spot_cost(j);
+    CHECK(approx_equal(in<hours>(best.wall_time),
+                       wall_time_hours(in<hours>(best.interval), 5.0 / 60.0, 24.0, 10.0 / 60.0, 500.0)));
+    for (double factor : {0.5, 0.8, 1.25, 2.0}) {
+        spot_job other = j;
+        other.interval = factor * best.interval;
+        CHECK(spot_cost(other).wall_time > best.wall_time);
+    }
+    CHECK(best.overhead > 0.0);
+    CHECK(approx_equal(best.spot_cost, 0.4 * 4.0_usd_per_gpu_hour * 8.0_gpu * best.wall_time));
+    CHECK(best.spot_is_cheaper);
+    // Frequent reclaims and slow restarts can make spot the dearer choice.
+    spot_job stormy = j;
+    stormy.discount = 0.1;
+    stormy.mean_time_between_preemptions = 20.0_min;
+    stormy.restart_time = 15.0_min;
+    CHECK_FALSE(spot_cost(stormy).spot_is_cheaper);
+}
+
+TEST_CASE("owning: straight-line depreciation, cost of capital, power by utilization") {
+    ownership o = dgx_h100();
+    o.residual_value = 0.1;
+    const ownership_cost c = owning_cost(o, 1.0);
+    // Straight line: (capex − residual) ÷ life = 0.9 × $333,000 over 43,800 h.
+    CHECK(approx_equal(in<usd_per_hour>(c.capital), 0.9 * 333000.0 / 43800.0));
+    // Power at full load: 10.2 kW × 1.25 × $0.0806/kWh, split into idle (30%) and active.
+    CHECK(approx_equal(in<usd_per_hour>(c.idle_power + c.active_power), 10.2 * 1.25 * 0.0806));
+    CHECK(approx_equal(in<usd_per_hour>(owning_cost(o, 0.0).active_power), 0.0));
+    // A cost of capital raises the capital charge: the annuity r / (1 − (1 + r)^−n).
+    ownership financed = dgx_h100();
+    financed.cost_of_capital = 0.08;
+    const double crf = 0.08 / (1.0 - std::pow(1.08, -5.0));
+    CHECK(approx_equal(in<usd_per_hour>(owning_cost(financed, 1.0).capital), 333000.0 * crf / 8760.0));
+}
+
+TEST_CASE("rent vs buy: at the breakeven utilization owning costs exactly what renting does") {
+    const ownership o = dgx_h100();
+    const gpu_price cloud = 2.99_usd_per_gpu_hour;
+    const breakeven b = rent_vs_buy(o, cloud);
+    REQUIRE(b.reached);
+    CHECK(approx_equal(owned_price(o, b.utilization), cloud));
+    // Below it renting wins, above it owning.
+    CHECK(owned_price(o, 0.9 * b.utilization) > cloud);
+    CHECK(owned_price(o, 1.1 * b.utilization) < cloud);
+    // A cheap enough cloud means owning never pays.
+    const breakeven never = rent_vs_buy(o, 0.5_usd_per_gpu_hour);
+    CHECK_FALSE(never.reached);
+    // Payback: cumulative owned and rented costs meet at the payback time.
+    const breakeven at70 = rent_vs_buy(o, cloud, 0.7);
+    REQUIRE(at70.pays_back);
+    const cumulative_cost at = cumulative_costs(o, cloud, 0.7, at70.payback);
+    CHECK(approx_equal(at.owned, at.rented));
+    // The hidden costs (a 3-year life, 10% maintenance a year, colocation at CBRE's 2024
+    // rate for 10.2 kW) raise the breakeven utilization; a dearer cloud (AWS p5 on demand,
+    // $12.29/GPU·h) lowers it.
+    ownership three_years = dgx_h100();
+    three_years.service_life = 3.0_years;
+    three_years.maintenance_per_year = 0.1;
+    three_years.space = 10.2 * prices::colocation_per_kw_2024;
+    const breakeven realistic = rent_vs_buy(three_years, cloud);
+    CHECK(realistic.utilization > b.utilization);
+    const gpu_price aws = per_gpu(prices::aws_p5_48xlarge_on_demand_2024, 8.0_gpu);
+    CHECK(rent_vs_buy(three_years, aws).utilization < realistic.utilization);
+}
+
+TEST_CASE("base load and burst beats both all-cloud and all-owned on a two-level profile") {
+    // 16 GPUs all year, 64 GPUs for 500 of its 8,760 hours.
+    const demand_step steps[] = {{64.0_gpu, 500.0_h}, {16.0_gpu, 8260.0_h}};
+    ownership per_gpu = dgx_h100();
+    per_gpu.capex = 333000.0_usd / 8.0;
+    per_gpu.full_power = prices::dgx_h100_power / 8.0;
+    const hybrid_plan plan = base_load_and_burst(steps, per_gpu, 2.99_usd_per_gpu_hour);
+    CHECK(plan.owned == 16.0_gpu);
+    CHECK(plan.total < plan.all_cloud);
+    CHECK(plan.total < plan.all_owned);
+}
+
+TEST_CASE("energy, carbon and rack power") {
+    // A DGX H100 at its 10.2 kW maximum for a day at PUE 1.25: 306 kWh.
+    CHECK(approx_equal(in<kilowatt_hours>(job_energy(10.2_kW, 24.0_h, 1.25)), 306.0));
+    // On the 2023 US grid (EIA: 367 g/kWh): 112 kg CO2.
+    CHECK(approx_equal(in<kilograms>(emissions(306.0_kWh, catalog::grid::us_2023)), 306.0 * 0.367));
+    // domain.md: ~50 kW per rack is the air-cooling limit; 4 DGX H100 fit, 6 need liquid.
+    CHECK_FALSE(rack_power(4, prices::dgx_h100_power).needs_liquid_cooling);
+    CHECK(rack_power(6, prices::dgx_h100_power).needs_liquid_cooling);
+    CHECK(approx_equal(rack_power(6, prices::dgx_h100_power).per_rack, 61.2_kW));
+}
+
+TEST_CASE("bad input is invalid_input naming the field and the rule") {
+    CHECK_THROWS_WITH_AS(job_cost(10.0_gpu_hours, -1.0_usd_per_gpu_hour),
+                         "job_cost: price = -0.000277777777777778 USD/(GPU*s) must be finite and >= 0",
+                         invalid_input);
+    CHECK_THROWS_WITH_AS(discounted(2.0_usd_per_gpu_hour, 1.0),
+                         "discounted: discount = 1 must be in [0, 1)", invalid_input);
+    CHECK_THROWS_AS(discounted(2.0_usd_per_gpu_hour, -0.1), invalid_input);
+    reservation r{};
+    r.on_demand = 2.0_usd_per_gpu_hour;
+    CHECK_THROWS_WITH_AS(reserved_price(r, 0.0), "reserved_price: utilization = 0 must be in (0, 1]",
+                         invalid_input);
+    CHECK_THROWS_AS(reserved_price(r, 1.5), invalid_input);
+    ownership o = dgx_h100();
+    o.service_life = 0.0_years;
+    CHECK_THROWS_WITH_AS(rent_vs_buy(o, 2.0_usd_per_gpu_hour),
+                         "owning_cost: service_life = 0 s must be finite and > 0", invalid_input);
+    o = dgx_h100();
+    o.pue = 0.9;
+    CHECK_THROWS_WITH_AS(owned_price(o, 0.5), "owning_cost: pue = 0.9 must be finite and >= 1",
+                         invalid_input);
+    CHECK_THROWS_AS(job_energy(1.0_kW, 1.0_h, 0.5), invalid_input);
+    const demand_step unsorted[] = {{16.0_gpu, 100.0_h}, {64.0_gpu, 10.0_h}};
+    CHECK_THROWS_AS(base_load_and_burst(unsorted, dgx_h100(), 2.0_usd_per_gpu_hour), invalid_input);
+    const demand_step empty_step[] = {{0.0_gpu, 100.0_h}};
+    CHECK_THROWS_AS(base_load_and_burst(empty_step, dgx_h100(), 2.0_usd_per_gpu_hour), invalid_input);
+    spot_job j{};
+    j.work = 10.0_h;
+    j.gpus = 1.0_gpu;
+    j.mean_time_between_preemptions = 0.0_h;
+    j.checkpoint_time = 1.0_min;
+    CHECK_THROWS_AS(spot_cost(j), invalid_input);
+    CHECK_THROWS_AS(daly_interval(-1.0_min, 1.0_h), invalid_input);
+    CHECK_THROWS_AS(cost_per_million_tokens(2.0_usd_per_gpu_hour, 8.0_gpu,
+                                            std::numeric_limits<double>::infinity()),
+                    invalid_input);
+}
