@@ -247,6 +247,71 @@ void throughput_section() {
     print_table(train);
 }
 
+void cost_section() {
+    namespace prices = gpucalc::catalog::prices;
+    const gpucalc::gpu_price lambda = prices::lambda_h100_on_demand_2026;
+    const gpucalc::gpu_price aws = gpucalc::per_gpu(prices::aws_p5_48xlarge_on_demand_2024, 8.0_gpu);
+    std::cout << "== Cost at example prices (catalog/prices.hpp, dated): H100 at "
+              << gpucalc::to_string(lambda) << " (Lambda, 2026) and " << gpucalc::to_string(aws)
+              << " (AWS p5 on demand, 2024) ==\n\n";
+    std::vector<std::vector<std::string>> rows{{"question", "at " + gpucalc::to_string(lambda), "at " + gpucalc::to_string(aws)}};
+
+    gpucalc::training_run run{};
+    run.gpus = 1024;
+    const auto train_a = gpucalc::training_cost(cat::llama_2_7b, cat::h100_sxm, 2e12, run, lambda);
+    const auto train_b = gpucalc::training_cost(cat::llama_2_7b, cat::h100_sxm, 2e12, run, aws);
+    rows.push_back({"train Llama-2-7B on 2T tokens (1024 H100, 40% MFU)", gpucalc::to_string(train_a.cost),
+                    gpucalc::to_string(train_b.cost)});
+
+    gpucalc::decode_setup serve{};
+    serve.batch = 64;
+    serve.context = 2048;
+    rows.push_back({"serve Llama-3-8B, batch 64: $ per million tokens",
+                    gpucalc::to_string(gpucalc::serving_cost_per_million_tokens(cat::llama_3_8b, cat::h100_sxm, serve, lambda)),
+                    gpucalc::to_string(gpucalc::serving_cost_per_million_tokens(cat::llama_3_8b, cat::h100_sxm, serve, aws))});
+
+    gpucalc::ownership dgx{};
+    dgx.capex = prices::dgx_h100_2023;
+    dgx.gpus = 8.0_gpu;
+    dgx.full_power = prices::dgx_h100_power;
+    dgx.electricity = prices::us_industrial_electricity_2023;
+    dgx.maintenance_per_year = 0.10;
+    dgx.space = 10.2 * prices::colocation_per_kw_2024;
+    for (gpucalc::duration life : {3.0_years, 5.0_years}) {
+        dgx.service_life = life;
+        auto breakeven_text = [&](gpucalc::gpu_price cloud) {
+            const gpucalc::breakeven b = gpucalc::rent_vs_buy(dgx, cloud);
+            char text[48];
+            if (b.reached) std::snprintf(text, sizeof text, "buy above %.0f%% use", 100.0 * b.utilization);
+            else std::snprintf(text, sizeof text, "never buy");
+            return std::string(text);
+        };
+        char label[80];
+        std::snprintf(label, sizeof label, "own a DGX H100 for %.0f years instead?", gpucalc::in<gpucalc::years>(life));
+        rows.push_back({label, breakeven_text(lambda), breakeven_text(aws)});
+    }
+
+    gpucalc::spot_job week{};
+    week.work = 168.0_h;
+    week.gpus = 64.0_gpu;
+    week.discount = 0.6;
+    week.mean_time_between_preemptions = 8.0_h;
+    week.checkpoint_time = 2.0_min;
+    week.restart_time = 15.0_min;
+    auto spot_text = [&](gpucalc::gpu_price price) {
+        week.on_demand = price;
+        const gpucalc::spot_estimate e = gpucalc::spot_cost(week);
+        return gpucalc::to_string(e.spot_cost) + " vs " + gpucalc::to_string(e.on_demand_cost);
+    };
+    rows.push_back({"a week on 64 GPUs, spot (60% off, reclaim every 8 h) vs on demand", spot_text(lambda), spot_text(aws)});
+    print_table(rows);
+
+    const gpucalc::energy day = gpucalc::job_energy(prices::dgx_h100_power, 24.0_h);
+    std::cout << "A DGX H100 at full power for a day: " << day << " at PUE 1.25, "
+              << gpucalc::emissions(day, cat::grid::us_2023) << " CO2 on the 2023 US grid, "
+              << gpucalc::emissions(day, cat::grid::france_2023) << " in France.\n\n";
+}
+
 void units_section() {
     std::cout << "== Units at the boundaries ==\n\n";
     const gpucalc::cost_rate instance = 98.32_usd_per_h;  // an 8 x H100 instance, example price
@@ -274,6 +339,7 @@ int main() {
     serving_section();
     training_section();
     throughput_section();
+    cost_section();
     units_section();
     return 0;
 }

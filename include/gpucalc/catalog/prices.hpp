@@ -22,6 +22,12 @@ inline constexpr gpu_price lambda_h100_on_demand_2026 = make<usd_per_gpu_hour>(2
 /// notebook): ~$270,000. Uncertain: $200k–$400k by configuration, support and date.
 inline constexpr money dgx_h100_2023 = make<usd>(270000.0);
 
+/// NVIDIA DGX A100 launch price, May 2020 (NVIDIA press release, "starting at $199,000").
+inline constexpr money dgx_a100_2020 = make<usd>(199000.0);
+
+/// DGX A100 maximum system power (NVIDIA DGX A100 datasheet): 6.5 kW.
+inline constexpr power dgx_a100_power = make<kilowatts>(6.5);
+
 /// DGX H100 maximum system power (NVIDIA DGX H100 datasheet): 10.2 kW.
 inline constexpr power dgx_h100_power = make<kilowatts>(10.2);
 
