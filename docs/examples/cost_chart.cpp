@@ -26,7 +26,7 @@ int main() {
                                     .pue = 1.25,
                                     .electricity = prices::us_industrial_electricity_2023,
                                     .maintenance_per_year = 0.10,
-                                    .space = 6.5 * prices::colocation_per_kw_2024};
+                                    .space = prices::colocation_2024 * prices::dgx_a100_power};
     const gpucalc::gpu_price cloud = 3.0_usd_per_gpu_hour;
     const double utilization = 0.7;
     const double months = 60.0;

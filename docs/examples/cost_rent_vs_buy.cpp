@@ -18,7 +18,7 @@ int main() {
                                         .pue = 1.25,
                                         .electricity = prices::us_industrial_electricity_2023,
                                         .maintenance_per_year = 0.10,
-                                        .space = 6.5 * prices::colocation_per_kw_2024};
+                                        .space = prices::colocation_2024 * prices::dgx_a100_power};
         std::cout << gpucalc::in<gpucalc::years>(life) << "-year life: owned "
                   << gpucalc::owned_price(server, 1.0) << " at full use, "
                   << gpucalc::owned_price(server, 0.5) << " at half\n";
@@ -26,9 +26,10 @@ int main() {
             const auto be = gpucalc::rent_vs_buy(server, cloud, 0.7);
             char line[160];
             if (be.reached) {
-                std::snprintf(line, sizeof line, "  rent at %s: buy above %.0f%% utilization; at 70%% it pays back in %.1f months\n",
+                std::snprintf(line, sizeof line, "  rent at %s: buy above %.0f%% utilization; at 70%% %s\n",
                               gpucalc::to_string(cloud).c_str(), 100.0 * be.utilization,
-                              gpucalc::in<gpucalc::months>(be.payback));
+                              be.pays_back ? ("it pays back in " + gpucalc::to_string(be.payback)).c_str()
+                                           : "it does not pay back within the life");
             } else {
                 std::snprintf(line, sizeof line, "  rent at %s: owning never pays\n", gpucalc::to_string(cloud).c_str());
             }

@@ -276,7 +276,7 @@ void cost_section() {
     dgx.full_power = prices::dgx_h100_power;
     dgx.electricity = prices::us_industrial_electricity_2023;
     dgx.maintenance_per_year = 0.10;
-    dgx.space = 10.2 * prices::colocation_per_kw_2024;
+    dgx.space = prices::colocation_2024 * prices::dgx_h100_power;
     for (gpucalc::duration life : {3.0_years, 5.0_years}) {
         dgx.service_life = life;
         auto breakeven_text = [&](gpucalc::gpu_price cloud) {
@@ -308,8 +308,8 @@ void cost_section() {
 
     const gpucalc::energy day = gpucalc::job_energy(prices::dgx_h100_power, 24.0_h);
     std::cout << "A DGX H100 at full power for a day: " << day << " at PUE 1.25, "
-              << gpucalc::emissions(day, cat::grid::us_2023) << " CO2 on the 2023 US grid, "
-              << gpucalc::emissions(day, cat::grid::france_2023) << " in France.\n\n";
+              << gpucalc::emissions(day, cat::grid::us_2023_direct) << " CO2 on the 2023 US grid, "
+              << gpucalc::emissions(day, cat::grid::france_2023_lifecycle) << " in France.\n\n";
 }
 
 void units_section() {

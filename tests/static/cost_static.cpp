@@ -22,4 +22,13 @@ static_assert(rack_power(6, 10.2_kW).needs_liquid_cooling, "61.2 kW per rack is 
 constexpr region_price regions[] = {{"a", 3.0_usd_per_gpu_hour, 0.0_usd_per_GB},
                                     {"b", 2.0_usd_per_gpu_hour, 0.09_usd_per_GB}};
 static_assert(cheapest_region(regions, 1000.0_gpu_hours, 5.0_TB).index == 1, "cheaper after transfer");
+static_assert(approx_equal(discounted(4.0_usd_per_gpu_hour, 0.75), 1.0_usd_per_gpu_hour), "spot price");
+static_assert(approx_equal(flex_start({2.0_usd_per_gpu_hour, 0.5, 10.0_h}, 100.0_gpu_hours).saving, 100.0_usd),
+              "flex-start saving");
+static_assert(approx_equal(with_premium(2.0_usd_per_gpu_hour, 0.25), 2.5_usd_per_gpu_hour), "premium");
+static_assert(approx_equal(egress_cost(1.0_TB, 0.09_usd_per_GB), 90.0_usd), "egress");
+static_assert(approx_equal(cost_per_million_tokens(3.6_usd_per_gpu_hour, 1.0_gpu, 1000.0), 1.0_usd),
+              "$3.60/h at 1,000 tokens/s is $1 per million");
+static_assert(approx_equal(idle_cost(8.0_gpu, 10.0_h, 1.0_usd_per_gpu_hour), 80.0_usd), "idle");
+static_assert(approx_equal(emissions(1000.0_kWh, 400.0_g_per_kWh), 400.0_kg), "carbon");
 }  // namespace

@@ -1,7 +1,10 @@
 // cost_test.cpp: prices, spot and checkpointing, owning and rent-vs-buy, energy: each against
 // its published figure or its defining identity.
+#include <gpucalc/catalog/gpus.hpp>
+#include <gpucalc/catalog/models.hpp>
 #include <gpucalc/catalog/prices.hpp>
 #include <gpucalc/cost.hpp>
+#include <gpucalc/roofline.hpp>
 #include <gpucalc/format.hpp>
 #include <gpucalc/literals.hpp>
 
@@ -59,7 +62,24 @@ TEST_CASE("reserved capacity costs its whole term, so its price per used hour ri
 TEST_CASE("flex-start: the saving and the delay cost at which it stops paying") {
     const flex_start_verdict v = flex_start({2.0_usd_per_gpu_hour, 0.5, 24.0_h}, 1000.0_gpu_hours);
     CHECK(approx_equal(v.saving, 1000.0_usd));
+    CHECK(v.delayed);
     CHECK(approx_equal(in<usd_per_hour>(v.breakeven_delay_cost), 1000.0 / 24.0));
+    CHECK_FALSE(flex_start({2.0_usd_per_gpu_hour, 0.5, 0.0_h}, 1000.0_gpu_hours).delayed);
+}
+
+TEST_CASE("training and serving cost come from the roofline's durations") {
+    training_run run{};
+    run.gpus = 256;
+    const training_cost_estimate e =
+        training_cost(catalog::llama_3_8b, catalog::h100_sxm, 1e12, run, 2.0_usd_per_gpu_hour);
+    CHECK(approx_equal(e.time, time_to_train(catalog::llama_3_8b, catalog::h100_sxm, 1e12, run)));
+    CHECK(approx_equal(e.cost, 256.0_gpu * e.time * 2.0_usd_per_gpu_hour));
+    decode_setup d{};
+    d.batch = 32;
+    d.tensor_parallel = 2;
+    const double tokens_per_second = decode(catalog::llama_3_70b, catalog::h100_sxm, d).aggregate_tokens_per_second;
+    CHECK(approx_equal(serving_cost_per_million_tokens(catalog::llama_3_70b, catalog::h100_sxm, d, 3.0_usd_per_gpu_hour),
+                       make<usd>(2.0 * 3.0 / 3600.0 * 1e6 / tokens_per_second)));
 }
 
 TEST_CASE("the cheapest region counts moving the data there") {
@@ -101,6 +121,11 @@ TEST_CASE("spot: Daly's interval minimizes his expected wall-clock time") {
         CHECK(spot_cost(other).wall_time > best.wall_time);
     }
     CHECK(best.overhead > 0.0);
+    // The overhead splits into checkpoints, restarts and recomputed (lost) work.
+    CHECK(approx_equal(best.wall_time, j.work + best.checkpointing + best.restarting + best.lost_work));
+    CHECK(best.lost_work > 0.0_h);
+    CHECK(approx_equal(best.preemptions, in<hours>(best.wall_time) / 24.0));
+    CHECK(mean_time_between(0.125) == 8.0_h);
     CHECK(approx_equal(best.spot_cost, 0.4 * 4.0_usd_per_gpu_hour * 8.0_gpu * best.wall_time));
     CHECK(best.spot_is_cheaper);
     // Frequent reclaims and slow restarts can make spot the dearer choice.
@@ -120,11 +145,21 @@ TEST_CASE("owning: straight-line depreciation, cost of capital, power by utiliza
     // Power at full load: 10.2 kW × 1.25 × $0.0806/kWh, split into idle (30%) and active.
     CHECK(approx_equal(in<usd_per_hour>(c.idle_power + c.active_power), 10.2 * 1.25 * 0.0806));
     CHECK(approx_equal(in<usd_per_hour>(owning_cost(o, 0.0).active_power), 0.0));
-    // A cost of capital raises the capital charge: the annuity r / (1 − (1 + r)^−n).
+    // A cost of capital raises the capital charge to the annuity that repays it: the capital
+    // recovery factor at 8% over 5 years is 0.2505 (any annuity table, printed to 4 places).
     ownership financed = dgx_h100();
     financed.cost_of_capital = 0.08;
-    const double crf = 0.08 / (1.0 - std::pow(1.08, -5.0));
-    CHECK(approx_equal(in<usd_per_hour>(owning_cost(financed, 1.0).capital), 333000.0 * crf / 8760.0));
+    CHECK(in<usd_per_hour>(owning_cost(financed, 1.0).capital) * 8760.0 / 333000.0 ==
+          doctest::Approx(0.2505).epsilon(0.00005 / 0.2505));
+    // A tiny rate tends to straight-line depreciation, with no cancellation blow-up.
+    financed.cost_of_capital = 1e-16;
+    CHECK(approx_equal(owning_cost(financed, 1.0).capital, owning_cost(dgx_h100(), 1.0).capital, 1e-12));
+    // A residual value is recovered at the end of the life, discounted back.
+    financed.cost_of_capital = 0.08;
+    financed.residual_value = 0.2;
+    CHECK(approx_equal(in<usd_per_hour>(owning_cost(financed, 1.0).capital) * 8760.0,
+                       (333000.0 - std::pow(1.08, -5.0) * 0.2 * 333000.0) * 0.08 /
+                           (1.0 - std::pow(1.08, -5.0))));
 }
 
 TEST_CASE("rent vs buy: at the breakeven utilization owning costs exactly what renting does") {
@@ -136,21 +171,38 @@ TEST_CASE("rent vs buy: at the breakeven utilization owning costs exactly what r
     // Below it renting wins, above it owning.
     CHECK(owned_price(o, 0.9 * b.utilization) > cloud);
     CHECK(owned_price(o, 1.1 * b.utilization) < cloud);
-    // A cheap enough cloud means owning never pays.
+    // A cheap enough cloud means owning never pays: the breakeven is past 100%, not 0.
     const breakeven never = rent_vs_buy(o, 0.5_usd_per_gpu_hour);
     CHECK_FALSE(never.reached);
+    CHECK(never.utilization > 1.0);  // it would take more than every hour there is
     // Payback: cumulative owned and rented costs meet at the payback time.
     const breakeven at70 = rent_vs_buy(o, cloud, 0.7);
     REQUIRE(at70.pays_back);
     const cumulative_cost at = cumulative_costs(o, cloud, 0.7, at70.payback);
     CHECK(approx_equal(at.owned, at.rented));
+    // Below the breakeven utilization, payback (if any) comes after the life ends.
+    const breakeven low = rent_vs_buy(o, cloud, 0.8 * b.utilization);
+    CHECK_FALSE(low.pays_back);
+    // A cost of capital delays payback: the saving is discounted.
+    ownership financed = o;
+    financed.cost_of_capital = 0.1;
+    const breakeven slower = rent_vs_buy(financed, cloud, 0.7);
+    REQUIRE(slower.pays_back);
+    CHECK(slower.payback > at70.payback);
+    // NPV: owning against renting over the life agrees with the breakeven's side.
+    CHECK(owning_npv(o, 0.9) < renting_npv(o, cloud, 0.9));
+    CHECK(owning_npv(o, 0.9 * b.utilization) > renting_npv(o, cloud, 0.9 * b.utilization));
+    // With no cost of capital the NPV is plain cash: upfront + running costs × life.
+    const ownership_cost c = owning_cost(o, 0.5);
+    CHECK(approx_equal(owning_npv(o, 0.5),
+                       333000.0_usd + (c.operations + c.idle_power + c.active_power) * 5.0_years));
     // The hidden costs (a 3-year life, 10% maintenance a year, colocation at CBRE's 2024
     // rate for 10.2 kW) raise the breakeven utilization; a dearer cloud (AWS p5 on demand,
     // $12.29/GPU·h) lowers it.
     ownership three_years = dgx_h100();
     three_years.service_life = 3.0_years;
     three_years.maintenance_per_year = 0.1;
-    three_years.space = 10.2 * prices::colocation_per_kw_2024;
+    three_years.space = prices::colocation_2024 * prices::dgx_h100_power;
     const breakeven realistic = rent_vs_buy(three_years, cloud);
     CHECK(realistic.utilization > b.utilization);
     const gpu_price aws = per_gpu(prices::aws_p5_48xlarge_on_demand_2024, 8.0_gpu);
@@ -163,17 +215,25 @@ TEST_CASE("base load and burst beats both all-cloud and all-owned on a two-level
     ownership per_gpu = dgx_h100();
     per_gpu.capex = 333000.0_usd / 8.0;
     per_gpu.full_power = prices::dgx_h100_power / 8.0;
+    per_gpu.gpus = 1.0_gpu;
     const hybrid_plan plan = base_load_and_burst(steps, per_gpu, 2.99_usd_per_gpu_hour);
     CHECK(plan.owned == 16.0_gpu);
     CHECK(plan.total < plan.all_cloud);
     CHECK(plan.total < plan.all_owned);
+    CHECK(approx_equal(plan.saving_vs_cloud, plan.all_cloud - plan.total));
+    // A whole 8-GPU server describes the same per-GPU cost.
+    const hybrid_plan whole = base_load_and_burst(steps, dgx_h100(), 2.99_usd_per_gpu_hour);
+    CHECK(whole.owned == plan.owned);
+    CHECK(approx_equal(whole.total, plan.total));
+    // By hand: all cloud is the GPU-hours × price.
+    CHECK(approx_equal(plan.all_cloud, (64.0 * 500.0 + 16.0 * 8260.0) * 1.0_h * 1.0_gpu * 2.99_usd_per_gpu_hour));
 }
 
 TEST_CASE("energy, carbon and rack power") {
     // A DGX H100 at its 10.2 kW maximum for a day at PUE 1.25: 306 kWh.
     CHECK(approx_equal(in<kilowatt_hours>(job_energy(10.2_kW, 24.0_h, 1.25)), 306.0));
     // On the 2023 US grid (EIA: 367 g/kWh): 112 kg CO2.
-    CHECK(approx_equal(in<kilograms>(emissions(306.0_kWh, catalog::grid::us_2023)), 306.0 * 0.367));
+    CHECK(approx_equal(in<kilograms>(emissions(306.0_kWh, catalog::grid::us_2023_direct)), 306.0 * 0.367));
     // domain.md: ~50 kW per rack is the air-cooling limit; 4 DGX H100 fit, 6 need liquid.
     CHECK_FALSE(rack_power(4, prices::dgx_h100_power).needs_liquid_cooling);
     CHECK(rack_power(6, prices::dgx_h100_power).needs_liquid_cooling);
@@ -195,11 +255,18 @@ TEST_CASE("bad input is invalid_input naming the field and the rule") {
     ownership o = dgx_h100();
     o.service_life = 0.0_years;
     CHECK_THROWS_WITH_AS(rent_vs_buy(o, 2.0_usd_per_gpu_hour),
-                         "owning_cost: service_life = 0 s must be finite and > 0", invalid_input);
+                         "rent_vs_buy: service_life = 0 s must be finite and > 0", invalid_input);
     o = dgx_h100();
     o.pue = 0.9;
-    CHECK_THROWS_WITH_AS(owned_price(o, 0.5), "owning_cost: pue = 0.9 must be finite and >= 1",
+    CHECK_THROWS_WITH_AS(owned_price(o, 0.5), "owned_price: pue = 0.9 must be finite and >= 1",
                          invalid_input);
+    spot_job runaway{};
+    runaway.work = 10.0_h;
+    runaway.gpus = 1.0_gpu;
+    runaway.mean_time_between_preemptions = 1.0_min;
+    runaway.checkpoint_time = 1.0_min;
+    runaway.interval = 24.0_h;  // 1,440 times the time between reclaims
+    CHECK_THROWS_AS(spot_cost(runaway), invalid_input);
     CHECK_THROWS_AS(job_energy(1.0_kW, 1.0_h, 0.5), invalid_input);
     const demand_step unsorted[] = {{16.0_gpu, 100.0_h}, {64.0_gpu, 10.0_h}};
     CHECK_THROWS_AS(base_load_and_burst(unsorted, dgx_h100(), 2.0_usd_per_gpu_hour), invalid_input);

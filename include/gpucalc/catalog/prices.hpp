@@ -32,8 +32,11 @@ inline constexpr power dgx_a100_power = make<kilowatts>(6.5);
 inline constexpr power dgx_h100_power = make<kilowatts>(10.2);
 
 /// Colocation in North American primary markets, 250–500 kW requirements: $184.06 per kW per
-/// month, H2 2024 (CBRE, "North America Data Center Trends H2 2024", February 2025).
-inline constexpr cost_rate colocation_per_kw_2024 = make<usd>(184.06) / make<months>(1.0);
+/// month, H2 2024 (CBRE, "North America Data Center Trends H2 2024", February 2025). A price
+/// per kW per month is a price per energy ($0.252/kWh of IT capacity reserved): multiply it by
+/// the power reserved to get the hourly cost.
+inline constexpr energy_price colocation_2024 =
+    make<usd>(184.06) / (make<kilowatts>(1.0) * make<months>(1.0));
 
 /// US average industrial electricity price, 2023: 8.06 ¢/kWh (the figure ARCHITECTURE.md's
 /// example uses; EIA Electric Power Monthly, uncertain by state: 5–20 ¢).
@@ -44,16 +47,17 @@ inline constexpr data_price aws_egress_first_tier = make<usd_per_gigabyte>(0.09)
 
 }  // namespace prices
 
-/// Grid carbon intensity, 2023. US: 0.81 lb CO₂/kWh from utility-scale generation (EIA FAQ
-/// "How much carbon dioxide is produced per kilowatthour", 2023) = 367 g/kWh, direct emissions.
-/// Others: lifecycle g CO₂e/kWh from Ember's 2023 data via Our World in Data.
+/// Grid carbon intensity, 2023. The two bases differ and are named: "direct" counts the
+/// generators' own CO₂ (EIA: 0.81 lb/kWh from US utility-scale generation, EIA FAQ "How much
+/// carbon dioxide is produced per kilowatthour" = 367 g/kWh); "lifecycle" adds fuel supply and
+/// construction, in CO₂e (Ember's 2023 data via Our World in Data).
 namespace grid {
-inline constexpr grid_intensity us_2023 = make<grams_per_kilowatt_hour>(367.0);
-inline constexpr grid_intensity france_2023 = make<grams_per_kilowatt_hour>(56.0);
-inline constexpr grid_intensity germany_2023 = make<grams_per_kilowatt_hour>(381.0);
-inline constexpr grid_intensity norway_2023 = make<grams_per_kilowatt_hour>(30.0);
-inline constexpr grid_intensity india_2023 = make<grams_per_kilowatt_hour>(713.0);
-inline constexpr grid_intensity china_2023 = make<grams_per_kilowatt_hour>(582.0);
+inline constexpr grid_intensity us_2023_direct = make<grams_per_kilowatt_hour>(367.0);
+inline constexpr grid_intensity france_2023_lifecycle = make<grams_per_kilowatt_hour>(56.0);
+inline constexpr grid_intensity germany_2023_lifecycle = make<grams_per_kilowatt_hour>(381.0);
+inline constexpr grid_intensity norway_2023_lifecycle = make<grams_per_kilowatt_hour>(30.0);
+inline constexpr grid_intensity india_2023_lifecycle = make<grams_per_kilowatt_hour>(713.0);
+inline constexpr grid_intensity china_2023_lifecycle = make<grams_per_kilowatt_hour>(582.0);
 }  // namespace grid
 
 }  // namespace catalog

@@ -3,7 +3,6 @@
 #pragma once
 
 #include <cstddef>
-#include <cstdint>
 #include <string_view>
 
 #include "../detail/checks.hpp"
@@ -88,18 +87,22 @@ struct flex_start_offer {
 
 struct flex_start_verdict {
     money saving{};                      ///< on the whole job
-    cost_rate breakeven_delay_cost{};    ///< saving ÷ expected delay
+    /// saving ÷ expected delay: flex-start pays while an hour of delay costs less than this.
+    /// Meaningful only when `delayed`; an offer with no expected delay always pays.
+    cost_rate breakeven_delay_cost{};
+    bool delayed = false;
 };
 
 constexpr flex_start_verdict flex_start(const flex_start_offer& offer, gpu_time usage) {
     constexpr const char* function = "flex_start";
     detail::require_non_negative(function, "on_demand", offer.on_demand);
     detail::require_discount(function, "discount", offer.discount);
-    detail::require_positive(function, "expected_delay", offer.expected_delay);
+    detail::require_non_negative(function, "expected_delay", offer.expected_delay);
     detail::require_non_negative(function, "usage", usage);
     flex_start_verdict v{};
     v.saving = offer.discount * offer.on_demand * usage;
-    v.breakeven_delay_cost = v.saving / offer.expected_delay;
+    v.delayed = offer.expected_delay > duration{};
+    if (v.delayed) v.breakeven_delay_cost = v.saving / offer.expected_delay;
     return v;
 }
 

@@ -35,6 +35,12 @@ inline duration daly_interval(duration checkpoint_time, duration mean_time_betwe
     return make<seconds>(std::sqrt(2.0 * d * m) * (1.0 + std::sqrt(x) / 3.0 + x / 9.0) - d);
 }
 
+/// The mean time between preemptions for a preemption rate (reclaims per hour): its inverse.
+constexpr duration mean_time_between(double preemptions_per_hour) {
+    detail::require_positive("mean_time_between", "preemptions_per_hour", preemptions_per_hour);
+    return make<hours>(1.0 / preemptions_per_hour);
+}
+
 /// A job on preemptible capacity.
 struct spot_job {
     duration work{};                          ///< the job's useful compute time, T_s
@@ -43,7 +49,9 @@ struct spot_job {
     double discount = 0.0;                    ///< spot discount on the on-demand price, [0, 1)
     duration mean_time_between_preemptions{}; ///< M (reclaims arrive as a Poisson process)
     duration checkpoint_time{};               ///< δ: writing one checkpoint
-    duration restart_time{};                  ///< R: getting capacity back and reloading
+    /// R: getting capacity back and reloading. Billed in full (conservative: providers do not
+    /// bill while capacity is unavailable, so part of R may in fact be free).
+    duration restart_time{};
     /// The checkpoint interval; zero means Daly's optimum.
     duration interval{};
 };
@@ -52,6 +60,10 @@ struct spot_estimate {
     duration interval{};       ///< the checkpoint interval used
     duration wall_time{};      ///< expected wall-clock time, preemptions included
     double overhead = 0.0;     ///< wall_time ÷ work − 1: checkpoints, lost work and restarts
+    double preemptions = 0.0;  ///< expected number: wall_time ÷ M
+    duration checkpointing{};  ///< writing checkpoints: (work ÷ interval) × δ
+    duration restarting{};     ///< preemptions × R
+    duration lost_work{};      ///< recomputed work: wall time − work − checkpointing − restarting
     money spot_cost{};         ///< discounted price × GPUs × wall time
     money on_demand_cost{};    ///< on-demand price × GPUs × work (no preemptions, no checkpoints)
     bool spot_is_cheaper = false;
@@ -80,8 +92,26 @@ inline spot_estimate spot_cost(const spot_job& job) {
     const double delta = in<seconds>(job.checkpoint_time);
     const double r = in<seconds>(job.restart_time);
     const double ts = in<seconds>(job.work);
+    // exp() overflows past ~709: a job whose segments or restarts dwarf the time between
+    // preemptions would practically never finish.
+    constexpr double largest_exponent = 700.0;
+    if (!((tau + delta) / m < largest_exponent)) {
+        detail::throw_invalid(function, "interval + checkpoint_time",
+                              in<seconds>(e.interval + job.checkpoint_time), "s",
+                              "must be under 700 x mean_time_between_preemptions (the job would "
+                              "practically never finish)");
+    }
+    if (!(r / m < largest_exponent)) {
+        detail::throw_invalid(function, "restart_time", r, "s",
+                              "must be under 700 x mean_time_between_preemptions (the job would "
+                              "practically never finish)");
+    }
     e.wall_time = make<seconds>(m * std::exp(r / m) * (std::exp((tau + delta) / m) - 1.0) * ts / tau);
     e.overhead = in<seconds>(e.wall_time) / ts - 1.0;
+    e.preemptions = in<seconds>(e.wall_time) / m;
+    e.checkpointing = make<seconds>(ts / tau * delta);
+    e.restarting = e.preemptions * job.restart_time;
+    e.lost_work = e.wall_time - job.work - e.checkpointing - e.restarting;
     e.spot_cost = job_cost(job.gpus, e.wall_time, discounted(job.on_demand, job.discount));
     e.on_demand_cost = job_cost(job.gpus, job.work, job.on_demand);
     e.spot_is_cheaper = e.spot_cost < e.on_demand_cost;

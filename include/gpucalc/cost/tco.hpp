@@ -4,10 +4,11 @@
 
 #include <cmath>
 #include <cstddef>
-#include <cstdint>
+#include <limits>
 
 #include "../detail/checks.hpp"
 #include "../units.hpp"
+#include "energy.hpp"
 #include "prices.hpp"
 
 namespace gpucalc {
@@ -29,9 +30,8 @@ struct ownership {
     /// Draw when idle, as a fraction of full load. Uncertain: ~0.2–0.4 for GPU servers whose
     /// GPUs idle near 10–20% of TDP while CPUs, fans and NICs keep drawing; 0.3 planned.
     double idle_power_fraction = 0.3;
-    /// Power usage effectiveness (domain.md: ~1.1 hyperscale, ~1.25 typical, 1.5–1.6 enterprise
-    /// colocation); 1.25 planned.
-    double pue = 1.25;
+    /// Power usage effectiveness (energy.hpp's default_pue).
+    double pue = default_pue;
     energy_price electricity{};
     double maintenance_per_year = 0.0;     ///< fraction of capex per year (support contracts)
     cost_rate space{};                     ///< rack space / colocation, per hour
@@ -45,28 +45,36 @@ constexpr void check(const ownership& o, const char* function) {
     require_non_negative(function, "network_share", o.network_share);
     require_non_negative(function, "installation", o.installation);
     require_positive(function, "service_life", o.service_life);
-    if (!(o.residual_value >= 0.0 && o.residual_value < 1.0)) {
-        throw_invalid(function, "residual_value", o.residual_value, "", "must be in [0, 1)");
-    }
+    require_discount(function, "residual_value", o.residual_value);
     require_non_negative(function, "cost_of_capital", o.cost_of_capital);
     require_positive(function, "gpus", o.gpus);
     require_non_negative(function, "full_power", o.full_power);
     if (!(o.idle_power_fraction >= 0.0 && o.idle_power_fraction <= 1.0)) {
         throw_invalid(function, "idle_power_fraction", o.idle_power_fraction, "", "must be in [0, 1]");
     }
-    if (!(o.pue >= 1.0 && o.pue <= largest_finite)) {
-        throw_invalid(function, "pue", o.pue, "", "must be finite and >= 1");
-    }
+    require_pue(function, o.pue);
     require_non_negative(function, "electricity", o.electricity);
     require_non_negative(function, "maintenance_per_year", o.maintenance_per_year);
     require_non_negative(function, "space", o.space);
     require_non_negative(function, "staff", o.staff);
 }
 
-/// The capital recovery factor: the annual payment that repays 1 over n years at rate r,
-/// r / (1 − (1 + r)^−n) (the standard annuity formula); 1/n when r = 0.
+/// The annuity factor: the present value of 1 a year for n years at rate r,
+/// (1 − (1 + r)^−n) / r (the standard annuity formula), computed with expm1/log1p so small
+/// rates stay exact; n when r = 0.
+inline double annuity_factor(double rate, double years) {
+    return rate > 0.0 ? -std::expm1(-years * std::log1p(rate)) / rate : years;
+}
+
+/// The capital recovery factor, 1 ÷ the annuity factor: the annual payment that repays 1 over n
+/// years at rate r (CRF(8%, 5 years) = 0.2505 in any annuity table).
 inline double capital_recovery_factor(double rate, double years) {
-    return rate > 0.0 ? rate / (1.0 - std::pow(1.0 + rate, -years)) : 1.0 / years;
+    return 1.0 / annuity_factor(rate, years);
+}
+
+/// What owning costs up front: capex with the network's share, plus installation.
+constexpr money upfront_cost(const ownership& o) {
+    return (1.0 + o.network_share) * o.capex + o.installation;
 }
 
 }  // namespace detail
@@ -85,13 +93,13 @@ struct ownership_cost {
 /// that repays it (capital recovery factor; the residual discounted back over the life).
 /// Power: draw × PUE × $/kWh, the draw rising linearly from idle to full with utilization
 /// (derived). Not constexpr when cost_of_capital > 0 (std::pow).
-inline ownership_cost owning_cost(const ownership& o, double utilization) {
-    constexpr const char* function = "owning_cost";
-    detail::check(o, function);
+namespace detail {
+inline ownership_cost owning_cost(const ownership& o, double utilization, const char* function) {
+    check(o, function);
     if (!(utilization >= 0.0 && utilization <= 1.0)) {
-        detail::throw_invalid(function, "utilization", utilization, "", "must be in [0, 1]");
+        throw_invalid(function, "utilization", utilization, "", "must be in [0, 1]");
     }
-    const money invested = (1.0 + o.network_share) * o.capex + o.installation;
+    const money invested = upfront_cost(o);
     const money residual = o.residual_value * o.capex;
     const double life_years = in<years>(o.service_life);
     const duration year = make<years>(1.0);
@@ -99,7 +107,7 @@ inline ownership_cost owning_cost(const ownership& o, double utilization) {
     if (o.cost_of_capital > 0.0) {
         const double discounted_residual = std::pow(1.0 + o.cost_of_capital, -life_years);
         c.capital = (invested - discounted_residual * residual) *
-                    detail::capital_recovery_factor(o.cost_of_capital, life_years) / year;
+                    capital_recovery_factor(o.cost_of_capital, life_years) / year;
     } else {
         c.capital = (invested - residual) / o.service_life;
     }
@@ -109,35 +117,44 @@ inline ownership_cost owning_cost(const ownership& o, double utilization) {
     c.active_power = utilization * o.pue * (o.full_power - idle) * o.electricity;
     return c;
 }
+}  // namespace detail
+
+inline ownership_cost owning_cost(const ownership& o, double utilization) {
+    return detail::owning_cost(o, utilization, "owning_cost");
+}
 
 /// The owned cost per GPU-hour actually used at `utilization` in (0, 1].
 inline gpu_price owned_price(const ownership& o, double utilization) {
     detail::require_fraction("owned_price", "utilization", utilization);
-    const ownership_cost c = owning_cost(o, utilization);
+    const ownership_cost c = detail::owning_cost(o, utilization, "owned_price");
     return (c.capital + c.operations + c.idle_power + c.active_power) / (utilization * o.gpus);
 }
 
 /// Rent or buy, against renting the same GPUs on demand only for the hours they work.
 struct breakeven {
-    /// Owning is cheaper above this utilization; meaningful only when `reached`.
-    double utilization = 0.0;
-    bool reached = false;           ///< false: owning never pays at any utilization up to 1
+    /// Owning is cheaper above this utilization. Above 1 when owning never pays (the use it
+    /// would need), +inf when no utilization makes it pay (the cloud costs no more than power).
+    double utilization = std::numeric_limits<double>::infinity();
+    bool reached = false;           ///< true when the breakeven utilization is at most 1
     gpu_price owned_at_full{};      ///< owned cost per GPU-hour at 100% utilization
-    /// At the utilization asked about: how long until owning's cumulative cost (capex up front,
-    /// then running costs) falls below renting's; meaningful only when `pays_back`.
+    /// At the utilization asked about: when owning's cumulative cost (capex up front, then
+    /// running costs, discounted at the cost of capital) falls below renting's. Meaningful only
+    /// when `pays_back`, which also requires it to come within the service life.
     duration payback{};
     bool pays_back = false;
 };
 
 /// Breakeven utilization u*: owning's hourly cost F + E_idle + ΔE·u equals renting's
 /// p·GPUs·u, so u* = (F + E_idle) ÷ (p·GPUs − ΔE) (derived; F the capital and operations per
-/// hour, E the facility power). Payback at `utilization`: capex + installation ÷ (rent per
-/// hour − running cost per hour), in cash terms (derived).
+/// hour, E the facility power). Payback at `utilization`: the time t at which the running
+/// saving Δ = rent − running costs, accumulated (and discounted at the cost of capital r),
+/// repays the upfront cost U: t = U/Δ, or t = −ln(1 − U·r/Δ_year)/ln(1 + r) years when r > 0
+/// (derived from the annuity formula); it must fall within the service life.
 inline breakeven rent_vs_buy(const ownership& o, gpu_price cloud, double utilization = 1.0) {
     constexpr const char* function = "rent_vs_buy";
     detail::require_positive(function, "cloud", cloud);
     detail::require_fraction(function, "utilization", utilization);
-    const ownership_cost full = owning_cost(o, 1.0);
+    const ownership_cost full = detail::owning_cost(o, 1.0, function);
     const cost_rate fixed = full.capital + full.operations + full.idle_power;
     const cost_rate cloud_full = cloud * o.gpus;
     breakeven b{};
@@ -147,15 +164,47 @@ inline breakeven rent_vs_buy(const ownership& o, gpu_price cloud, double utiliza
         b.utilization = fixed / margin;
         b.reached = b.utilization <= 1.0;
     }
-    const ownership_cost at = owning_cost(o, utilization);
-    const cost_rate running = at.operations + at.idle_power + at.active_power;
-    const cost_rate rent = utilization * cloud_full;
-    const money upfront = (1.0 + o.network_share) * o.capex + o.installation;
-    if (rent > running) {
-        b.payback = upfront / (rent - running);
-        b.pays_back = true;
+    const ownership_cost at = detail::owning_cost(o, utilization, function);
+    const cost_rate saving = utilization * cloud_full - (at.operations + at.idle_power + at.active_power);
+    const money upfront = detail::upfront_cost(o);
+    if (saving > cost_rate{}) {
+        if (o.cost_of_capital > 0.0) {
+            const double x = in<usd>(upfront) * o.cost_of_capital / in<usd>(saving * make<years>(1.0));
+            if (x < 1.0) {
+                b.payback = make<years>(-std::log1p(-x) / std::log1p(o.cost_of_capital));
+                b.pays_back = b.payback <= o.service_life;
+            }
+        } else {
+            b.payback = upfront / saving;
+            b.pays_back = b.payback <= o.service_life;
+        }
     }
     return b;
+}
+
+/// Net present value of owning for the service life at `utilization`: the upfront cost, plus
+/// the running costs (operations and power) as an annuity at the cost of capital, less the
+/// residual value discounted from the end of the life (standard discounted cash flow).
+inline money owning_npv(const ownership& o, double utilization) {
+    constexpr const char* function = "owning_npv";
+    const ownership_cost c = detail::owning_cost(o, utilization, function);
+    const double n = in<years>(o.service_life);
+    const money running_per_year = (c.operations + c.idle_power + c.active_power) * make<years>(1.0);
+    return detail::upfront_cost(o) + detail::annuity_factor(o.cost_of_capital, n) * running_per_year -
+           std::pow(1.0 + o.cost_of_capital, -n) * (o.residual_value * o.capex);
+}
+
+/// Net present value of renting the same GPUs at `cloud` for the hours used over the same life,
+/// discounted at the same rate.
+inline money renting_npv(const ownership& o, gpu_price cloud, double utilization) {
+    constexpr const char* function = "renting_npv";
+    detail::check(o, function);
+    detail::require_non_negative(function, "cloud", cloud);
+    if (!(utilization >= 0.0 && utilization <= 1.0)) {
+        detail::throw_invalid(function, "utilization", utilization, "", "must be in [0, 1]");
+    }
+    const money per_year = utilization * (cloud * o.gpus) * make<years>(1.0);
+    return detail::annuity_factor(o.cost_of_capital, in<years>(o.service_life)) * per_year;
 }
 
 /// Cumulative cash spent by time `t` at `utilization`: owning pays capex and installation up
@@ -170,9 +219,9 @@ inline cumulative_cost cumulative_costs(const ownership& o, gpu_price cloud, dou
     constexpr const char* function = "cumulative_costs";
     detail::require_non_negative(function, "cloud", cloud);
     detail::require_non_negative(function, "t", t);
-    const ownership_cost c = owning_cost(o, utilization);
+    const ownership_cost c = detail::owning_cost(o, utilization, function);
     cumulative_cost r{};
-    r.owned = (1.0 + o.network_share) * o.capex + o.installation +
+    r.owned = detail::upfront_cost(o) +
               (c.operations + c.idle_power + c.active_power) * t;
     r.rented = utilization * (cloud * o.gpus) * t;
     return r;
@@ -192,12 +241,15 @@ struct hybrid_plan {
     money total{};
     money all_cloud{};
     money all_owned{};
+    money saving_vs_cloud{};   ///< all_cloud − total
+    money saving_vs_owned{};   ///< all_owned − total
 };
 
-/// `steps` must be sorted by decreasing GPU count (a load-duration curve). `per_gpu_server`
-/// describes owning one GPU's share (its `gpus` is ignored and taken as 1 per GPU owned).
+/// `steps` must be sorted by decreasing GPU count (a load-duration curve). `server` describes
+/// owning one server of `server.gpus` GPUs; the plan owns capacity GPU by GPU at its per-GPU cost
+/// (whole servers are not enforced).
 template <std::size_t N>
-inline hybrid_plan base_load_and_burst(const demand_step (&steps)[N], const ownership& per_gpu_server,
+inline hybrid_plan base_load_and_burst(const demand_step (&steps)[N], const ownership& server,
                                        gpu_price cloud) {
     static_assert(N > 0, "gpucalc::base_load_and_burst needs at least one demand step");
     constexpr const char* function = "base_load_and_burst";
@@ -211,14 +263,12 @@ inline hybrid_plan base_load_and_burst(const demand_step (&steps)[N], const owne
                                   "by decreasing demand");
         }
     }
-    ownership one = per_gpu_server;
-    one.gpus = make<gpus>(1.0);
-    const ownership_cost idle = owning_cost(one, 0.0);
-    const ownership_cost busy = owning_cost(one, 1.0);
+    const ownership_cost busy = detail::owning_cost(server, 1.0, function);
+    const double per_gpu = 1.0 / in<gpus>(server.gpus);
     duration period{};
     for (std::size_t i = 0; i < N; ++i) period += steps[i].time;
-    const money fixed_per_gpu = (idle.capital + idle.operations + idle.idle_power) * period;
-    const cost_rate active_per_gpu = busy.active_power;
+    const money fixed_per_gpu = per_gpu * (busy.capital + busy.operations + busy.idle_power) * period;
+    const cost_rate active_per_gpu = per_gpu * busy.active_power;
 
     auto total_for = [&](gpu_count owned) {
         money total = in<gpus>(owned) * fixed_per_gpu;
@@ -244,6 +294,8 @@ inline hybrid_plan base_load_and_burst(const demand_step (&steps)[N], const owne
             plan.owned = steps[i].gpus;
         }
     }
+    plan.saving_vs_cloud = plan.all_cloud - plan.total;
+    plan.saving_vs_owned = plan.all_owned - plan.total;
     return plan;
 }
 
