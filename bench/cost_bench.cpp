@@ -6,6 +6,8 @@
 
 #include <benchmark/benchmark.h>
 
+#include "twin_support.hpp"
+
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -17,20 +19,10 @@
 namespace {
 
 using namespace gpucalc::literals;
-constexpr std::size_t input_count = 256;
-constexpr std::size_t input_mask = input_count - 1;
+using twin::input_mask;
 
-std::vector<double> varied(double low, double high) {
-    std::vector<double> v;
-    std::uint64_t state = 20261123;
-    for (std::size_t i = 0; i < input_count; ++i) {
-        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-        v.push_back(low + (high - low) * static_cast<double>(state >> 11) / 9007199254740992.0);
-    }
-    return v;
-}
-
-[[noreturn]] void raw_fail(const char* what) { throw std::invalid_argument(what); }
+std::vector<double> varied(double low, double high) { return twin::varied_real(low, high, 20261123); }
+inline void raw_fail(const char* what) { twin::fail(what); }
 inline void raw_nonneg(double v) { if (!(v >= 0.0 && v <= std::numeric_limits<double>::max())) raw_fail("negative"); }
 inline void raw_pos(double v) { if (!(v > 0.0 && v <= std::numeric_limits<double>::max())) raw_fail("not positive"); }
 inline void raw_frac(double v) { if (!(v > 0.0 && v <= 1.0)) raw_fail("fraction"); }

@@ -6,6 +6,8 @@
 
 #include <benchmark/benchmark.h>
 
+#include "twin_support.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -18,19 +20,10 @@
 namespace {
 
 namespace cat = gpucalc::catalog;
-constexpr std::size_t input_count = 256;
-constexpr std::size_t input_mask = input_count - 1;
+using twin::input_mask;
 
 // Varied batches, contexts and data-parallel degrees, so no call folds to a constant.
-std::vector<std::int64_t> varied(std::int64_t low, std::int64_t high) {
-    std::vector<std::int64_t> v;
-    std::uint64_t state = 20261121;
-    for (std::size_t i = 0; i < input_count; ++i) {
-        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-        v.push_back(low + static_cast<std::int64_t>((state >> 33) % static_cast<std::uint64_t>(high - low + 1)));
-    }
-    return v;
-}
+std::vector<std::int64_t> varied(std::int64_t low, std::int64_t high) { return twin::varied(low, high, 20261121); }
 
 // --- raw-double twins -------------------------------------------------------------------------
 // The same computation as memory/inference.hpp and memory/training.hpp, step for step, checks
@@ -42,12 +35,9 @@ struct raw_format {  // a storage format as plain numbers
     double element_bits, block, scale_bits, scale_block, scale_of_scales_bits;
 };
 
-[[noreturn]] void raw_fail(const char* what) { throw std::invalid_argument(what); }
-
-inline void raw_require_count(std::int64_t v) {
-    if (v < 1) raw_fail("count");
-    if (v > (std::int64_t{1} << 40)) raw_fail("count too large");
-}
+using twin::fail;
+inline void raw_fail(const char* what) { fail(what); }
+inline void raw_require_count(std::int64_t v) { twin::require_count(v); }
 
 inline double raw_bits(const raw_format& f) {
     if (f.block < 0.0 || f.scale_block < 0.0 || (f.scale_block > 0.0 && f.block == 0.0)) raw_fail("block");
@@ -64,12 +54,7 @@ inline double raw_storage(double elements, const raw_format& f) {
     return elements * (raw_bits(f) / 8.0);
 }
 
-inline bool raw_divides(std::int64_t d, std::int64_t v) {
-    if (d == 0) return false;
-    if (d == 1) return true;
-    const double q = static_cast<double>(v) / static_cast<double>(d);
-    return static_cast<double>(static_cast<std::int64_t>(q)) == q;
-}
+inline bool raw_divides(std::int64_t d, std::int64_t v) { return twin::divides(d, v); }
 
 struct raw_model {
     std::int64_t layers, hidden, heads, kv_heads, head_dim, ffn, vocab, max_context, window,
@@ -100,6 +85,37 @@ inline void raw_check(const raw_model& m) {
     if (!(bound < 9007199254740992.0)) raw_fail("too large");
 }
 
+/// The most loaded stage's weights, as detail/sharding.hpp computes them (shared by both twins).
+struct raw_stage {
+    double h, t, q_here, kv_here, matrices, f, stage_layers, linear, embedding_class;
+    std::int64_t head_dim, kv_heads;
+};
+
+inline raw_stage raw_stage_of(const raw_model& m, std::int64_t tp, std::int64_t pp) {
+    raw_stage r{};
+    r.h = static_cast<double>(m.hidden);
+    r.t = static_cast<double>(tp);
+    r.kv_heads = m.kv_heads > 0 ? m.kv_heads : m.heads;
+    r.head_dim = m.head_dim > 0 ? m.head_dim : m.hidden / m.heads;
+    const double q = static_cast<double>(m.heads * r.head_dim);
+    r.matrices = m.gated ? 3.0 : 2.0;
+    const double bias = m.biases ? 1.0 : 0.0;
+    r.f = static_cast<double>(m.ffn);
+    const double norm = m.rms ? r.h : 2.0 * r.h;
+    r.stage_layers = static_cast<double>(pp == 1 ? m.layers : (m.layers + pp - 1) / pp);
+    const std::int64_t kv_here = r.kv_heads >= tp ? (tp == 1 ? r.kv_heads : static_cast<std::int64_t>(
+                                                        static_cast<double>(r.kv_heads) / r.t)) : 1;
+    r.q_here = q / r.t;
+    r.kv_here = static_cast<double>(kv_here * r.head_dim);
+    r.linear = r.stage_layers * (2.0 * r.h * r.q_here + 2.0 * r.h * r.kv_here + bias * (r.q_here + 2.0 * r.kv_here + r.h) +
+                                 (r.matrices * r.h * r.f + bias * ((r.matrices - 1.0) * r.f + r.h)) / r.t);
+    const double head = static_cast<double>(m.vocab) * r.h / r.t;
+    const double embedding = head + (m.learned_positions ? static_cast<double>(m.max_context) * r.h : 0.0);
+    const double ends = pp == 1 ? embedding + (m.tied ? 0.0 : head) + norm : std::max(embedding, head + norm);
+    r.embedding_class = r.stage_layers * 2.0 * norm + ends;
+    return r;
+}
+
 struct raw_inference_setup {
     std::int64_t batch, context, tp, pp, block, step_tokens;
     raw_format weights, embeddings, kv, activations;
@@ -123,23 +139,10 @@ struct raw_inference_memory {  // the library's breakdown, as doubles
     if (s.pp > m.layers) raw_fail("pp");
     if (s.cuda_context < 0.0 || s.communication < 0.0 || !(s.fragmentation >= 0.0 && s.fragmentation < 1.0)) raw_fail("overhead");
 
-    const double h = static_cast<double>(m.hidden), t = static_cast<double>(s.tp);
-    const std::int64_t head_dim = m.head_dim > 0 ? m.head_dim : m.hidden / m.heads;
-    const double q = static_cast<double>(m.heads * head_dim);
-    const double matrices = m.gated ? 3.0 : 2.0, bias = m.biases ? 1.0 : 0.0;
-    const double f = static_cast<double>(m.ffn), norm = m.rms ? h : 2.0 * h;
-    const std::int64_t stage_layers_i = s.pp == 1 ? m.layers : (m.layers + s.pp - 1) / s.pp;
-    const double stage_layers = static_cast<double>(stage_layers_i);
-    const std::int64_t kv_here_i = kv_heads >= s.tp ? (s.tp == 1 ? kv_heads : static_cast<std::int64_t>(
-                                                         static_cast<double>(kv_heads) / t)) : 1;
-    const double q_here = q / t, kv_here = static_cast<double>(kv_here_i * head_dim);
-    const double linear = stage_layers * (2.0 * h * q_here + 2.0 * h * kv_here + bias * (q_here + 2.0 * kv_here + h) +
-                                          (matrices * h * f + bias * ((matrices - 1.0) * f + h)) / t);
-    const double head = static_cast<double>(m.vocab) * h / t;
-    const double embedding = head + (m.learned_positions ? static_cast<double>(m.max_context) * h : 0.0);
-    const double ends = s.pp == 1 ? embedding + (m.tied ? 0.0 : head) + norm
-                                  : std::max(embedding, head + norm);
-    const double weights = raw_storage(linear, s.weights) + raw_storage(stage_layers * 2.0 * norm + ends, s.embeddings);
+    const raw_stage st = raw_stage_of(m, s.tp, s.pp);
+    const double h = st.h, t = st.t, q_here = st.q_here, kv_here = st.kv_here, matrices = st.matrices, f = st.f;
+    const double stage_layers = st.stage_layers, linear = st.linear;
+    const double weights = raw_storage(linear, s.weights) + raw_storage(st.embedding_class, s.embeddings);
 
     std::int64_t cached = m.window > 0 && s.context > m.window ? m.window : s.context;
     if (s.block > 0) cached = (cached + s.block - 1) / s.block * s.block;
@@ -193,23 +196,10 @@ struct raw_training_memory {  // the library's breakdown, as doubles
     if (s.offload_parameters && s.zero_stage != 3) raw_fail("offload");
     if (s.cuda_context < 0.0 || s.communication < 0.0 || !(s.fragmentation >= 0.0 && s.fragmentation < 1.0)) raw_fail("overhead");
 
-    const double h = static_cast<double>(m.hidden), t = static_cast<double>(s.tp);
-    const std::int64_t head_dim = m.head_dim > 0 ? m.head_dim : m.hidden / m.heads;
-    const double q = static_cast<double>(m.heads * head_dim);
-    const double matrices = m.gated ? 3.0 : 2.0, bias = m.biases ? 1.0 : 0.0;
-    const double f = static_cast<double>(m.ffn), norm = m.rms ? h : 2.0 * h;
-    const std::int64_t stage_layers_i = s.pp == 1 ? m.layers : (m.layers + s.pp - 1) / s.pp;
-    const double stage_layers = static_cast<double>(stage_layers_i);
-    const std::int64_t kv_here_i = kv_heads >= s.tp ? (s.tp == 1 ? kv_heads : static_cast<std::int64_t>(
-                                                         static_cast<double>(kv_heads) / t)) : 1;
-    const double q_here = q / t, kv_here = static_cast<double>(kv_here_i * head_dim);
-    const double linear = stage_layers * (2.0 * h * q_here + 2.0 * h * kv_here + bias * (q_here + 2.0 * kv_here + h) +
-                                          (matrices * h * f + bias * ((matrices - 1.0) * f + h)) / t);
-    const double head = static_cast<double>(m.vocab) * h / t;
-    const double embedding = head + (m.learned_positions ? static_cast<double>(m.max_context) * h : 0.0);
-    const double ends = s.pp == 1 ? embedding + (m.tied ? 0.0 : head) + norm
-                                  : std::max(embedding, head + norm);
-    const double params = linear + stage_layers * 2.0 * norm + ends;
+    const raw_stage st = raw_stage_of(m, s.tp, s.pp);
+    const double h = st.h, t = st.t, q_here = st.q_here, kv_here = st.kv_here, matrices = st.matrices, f = st.f;
+    const double stage_layers = st.stage_layers, linear = st.linear;
+    const double params = linear + st.embedding_class;
     const double dp = static_cast<double>(s.dp);
     double weights = 0.0, gradients = 0.0, optimizer = 0.0, host = 0.0;
     if (s.lora) {

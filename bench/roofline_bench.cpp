@@ -7,6 +7,8 @@
 
 #include <benchmark/benchmark.h>
 
+#include "twin_support.hpp"
+
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -17,20 +19,10 @@
 namespace {
 
 namespace cat = gpucalc::catalog;
-constexpr std::size_t input_count = 256;
-constexpr std::size_t input_mask = input_count - 1;
+using twin::input_mask;
 
-std::vector<std::int64_t> varied(std::int64_t low, std::int64_t high) {
-    std::vector<std::int64_t> v;
-    std::uint64_t state = 20261122;
-    for (std::size_t i = 0; i < input_count; ++i) {
-        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-        v.push_back(low + static_cast<std::int64_t>((state >> 33) % static_cast<std::uint64_t>(high - low + 1)));
-    }
-    return v;
-}
-
-[[noreturn]] void raw_fail(const char* what) { throw std::invalid_argument(what); }
+std::vector<std::int64_t> varied(std::int64_t low, std::int64_t high) { return twin::varied(low, high, 20261122); }
+inline void raw_fail(const char* what) { twin::fail(what); }
 
 // --- op time -------------------------------------------------------------------------------------
 
@@ -106,17 +98,8 @@ struct raw_decode {
     bool compute_bound;
 };
 
-inline void raw_count(std::int64_t v) {
-    if (v < 1) raw_fail("count");
-    if (v > (std::int64_t{1} << 40)) raw_fail("count too large");
-}
-
-inline bool raw_divides(std::int64_t d, std::int64_t v) {
-    if (d == 0) return false;
-    if (d == 1) return true;
-    const double q = static_cast<double>(v) / static_cast<double>(d);
-    return static_cast<double>(static_cast<std::int64_t>(q)) == q;
-}
+inline void raw_count(std::int64_t v) { twin::require_count(v); }
+inline bool raw_divides(std::int64_t d, std::int64_t v) { return twin::divides(d, v); }
 
 [[gnu::noinline]] raw_decode raw_decode_step(const raw_model& m, std::int64_t batch, std::int64_t context,
                                              std::int64_t tp, double peak, double bw, double ce, double me) {

@@ -361,6 +361,16 @@ constexpr duration megatron_training_time(double tokens, double parameters, std:
     return make<flops>(8.0 * tokens * parameters) / (static_cast<double>(gpus) * per_gpu);
 }
 
+namespace detail {
+/// The decode step at 100% of both peaks, the yardstick for measurements and claims.
+constexpr decode_estimate decode_at_peak(const transformer& m, const gpu_spec& gpu,
+                                         const decode_setup& s, bool fewest_experts) {
+    decode_setup at_peak = s;
+    at_peak.efficiency = ideal;
+    return decode_step(m, gpu, at_peak, fewest_experts);
+}
+}  // namespace detail
+
 /// How close a measured decode speed is to the hardware: model bandwidth utilization (bytes
 /// a step must move ÷ time ÷ bandwidth) and model FLOPs utilization (FLOPs ÷ time ÷ peak), per
 /// GPU (the MBU of Databricks' "LLM Inference Performance Engineering", 2023).
@@ -374,9 +384,7 @@ constexpr utilization decode_utilization(const transformer& m, const gpu_spec& g
                                          double measured_tokens_per_second_per_stream) {
     detail::require_positive("decode_utilization", "measured_tokens_per_second_per_stream",
                              measured_tokens_per_second_per_stream);
-    decode_setup at_peak = s;
-    at_peak.efficiency = ideal;
-    const decode_estimate d = decode(m, gpu, at_peak);
+    const decode_estimate d = detail::decode_at_peak(m, gpu, s, false);
     const duration step = make<seconds>(1.0 / measured_tokens_per_second_per_stream);
     return {(d.bytes / step) / gpu.memory_bandwidth, (d.flops / step) / peak(gpu, s.compute)};
 }
@@ -396,10 +404,8 @@ constexpr plausibility check_decode_claim(const transformer& m, const gpu_spec& 
                                           double claimed_tokens_per_second_per_stream) {
     detail::require_positive("check_decode_claim", "claimed_tokens_per_second_per_stream",
                              claimed_tokens_per_second_per_stream);
-    decode_setup at_peak = s;
-    at_peak.efficiency = ideal;
     // The most optimistic step: an MoE batch might reach only k experts.
-    const decode_estimate d = detail::decode_step(m, gpu, at_peak, true);
+    const decode_estimate d = detail::decode_at_peak(m, gpu, s, true);
     plausibility p{};
     p.claimed = claimed_tokens_per_second_per_stream;
     p.bound = d.tokens_per_second;
