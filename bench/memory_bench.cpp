@@ -31,28 +31,9 @@ std::vector<std::int64_t> varied(std::int64_t low, std::int64_t high) { return t
 // sides are called out of line (the compiler does not inline the library's functions at this
 // size), so neither gets to hoist the model-only terms out of the timing loop.
 
-struct raw_format {  // a storage format as plain numbers
-    double element_bits, block, scale_bits, scale_block, scale_of_scales_bits;
-};
-
 using twin::fail;
 inline void raw_fail(const char* what) { fail(what); }
 inline void raw_require_count(std::int64_t v) { twin::require_count(v); }
-
-inline double raw_bits(const raw_format& f) {
-    if (f.block < 0.0 || f.scale_block < 0.0 || (f.scale_block > 0.0 && f.block == 0.0)) raw_fail("block");
-    double bits = f.element_bits;
-    if (f.block > 0.0) {
-        bits += f.scale_bits / f.block;
-        if (f.scale_block > 0.0) bits += f.scale_of_scales_bits / (f.block * f.scale_block);
-    }
-    return bits;
-}
-
-inline double raw_storage(double elements, const raw_format& f) {
-    if (!(elements >= 0.0 && elements <= std::numeric_limits<double>::max())) raw_fail("elements");
-    return elements * (raw_bits(f) / 8.0);
-}
 
 inline bool raw_divides(std::int64_t d, std::int64_t v) { return twin::divides(d, v); }
 
@@ -118,7 +99,7 @@ inline raw_stage raw_stage_of(const raw_model& m, std::int64_t tp, std::int64_t 
 
 struct raw_inference_setup {
     std::int64_t batch, context, tp, pp, block, step_tokens;
-    raw_format weights, embeddings, kv, activations;
+    twin::format weights, embeddings, kv, activations;
     double cuda_context, fragmentation, communication;
 };
 
@@ -142,17 +123,17 @@ struct raw_inference_memory {  // the library's breakdown, as doubles
     const raw_stage st = raw_stage_of(m, s.tp, s.pp);
     const double h = st.h, t = st.t, q_here = st.q_here, kv_here = st.kv_here, matrices = st.matrices, f = st.f;
     const double stage_layers = st.stage_layers, linear = st.linear;
-    const double weights = raw_storage(linear, s.weights) + raw_storage(st.embedding_class, s.embeddings);
+    const double weights = twin::storage(linear, s.weights) + twin::storage(st.embedding_class, s.embeddings);
 
     std::int64_t cached = m.window > 0 && s.context > m.window ? m.window : s.context;
     if (s.block > 0) cached = (cached + s.block - 1) / s.block * s.block;
-    const double kv_per_token = raw_storage(2.0 * stage_layers * kv_here, s.kv);
+    const double kv_per_token = twin::storage(2.0 * stage_layers * kv_here, s.kv);
     const double kv_cache = static_cast<double>(s.batch * cached) * kv_per_token;
 
     const std::int64_t all_tokens = s.batch * s.context;
     const std::int64_t step = all_tokens < s.step_tokens ? all_tokens : s.step_tokens;
     const double attention = 2.0 * q_here + 2.0 * kv_here, mlp = matrices * f / t;
-    const double activations = raw_storage(static_cast<double>(step) * (2.0 * h + std::max(attention, mlp)), s.activations) +
+    const double activations = twin::storage(static_cast<double>(step) * (2.0 * h + std::max(attention, mlp)), s.activations) +
                                4.0 * static_cast<double>(s.batch * m.vocab) / t;
     const double tensors = weights + kv_cache + activations;
     const double overhead = s.cuda_context + s.fragmentation * tensors + (s.tp * s.pp > 1 ? s.communication : 0.0);
@@ -163,7 +144,7 @@ struct raw_training_setup {
     std::int64_t micro_batch, sequence, tp, pp, dp, ep, zero_stage, interleave, in_flight;
     int recompute;  // 0 none, 1 selective, 2 full
     bool flash, dropout, sequence_parallel, offload_optimizer, offload_parameters, lora;
-    raw_format parameters, gradients, activations;
+    twin::format parameters, gradients, activations;
     double optimizer_bytes;  // state bytes + master copy
     double cuda_context, fragmentation, communication;
 };
@@ -205,18 +186,18 @@ struct raw_training_memory {  // the library's breakdown, as doubles
     if (s.lora) {
         raw_fail("lora is not part of this twin");
     } else {
-        weights = raw_storage(params / (s.zero_stage >= 3 ? dp : 1.0), s.parameters);
-        gradients = raw_storage(params / (s.zero_stage >= 2 ? dp : 1.0), s.gradients);
+        weights = twin::storage(params / (s.zero_stage >= 3 ? dp : 1.0), s.parameters);
+        gradients = twin::storage(params / (s.zero_stage >= 2 ? dp : 1.0), s.gradients);
         optimizer = params * s.optimizer_bytes / (s.zero_stage >= 1 ? dp : 1.0);
     }
     if (s.offload_optimizer) { host += optimizer + gradients; optimizer = 0.0; gradients = 0.0; }
     if (s.offload_parameters) {
         const double layer = linear / stage_layers, rest = params - linear;
         host += weights;
-        weights = raw_storage(2.0 * (layer > rest ? layer : rest), s.parameters);
+        weights = twin::storage(2.0 * (layer > rest ? layer : rest), s.parameters);
     }
 
-    const double e = raw_bits({s.activations.element_bits, 0, 0, 0, 0}) / 8.0;
+    const double e = twin::bits({s.activations.element_bits, 0, 0, 0, 0}) / 8.0;
     const double sb = static_cast<double>(s.sequence) * static_cast<double>(s.micro_batch);
     const bool sp = s.sequence_parallel && s.tp > 1;
     auto layer_bytes = [&](int policy) {
@@ -247,14 +228,9 @@ struct raw_training_memory {  // the library's breakdown, as doubles
     return {weights, gradients, optimizer, activations, overhead, tensors + overhead, host, per_layer};
 }
 
-raw_format raw_of(const gpucalc::storage_format& f) {
-    return {gpucalc::storage_bits(f.element), static_cast<double>(f.block_size), gpucalc::storage_bits(f.scale),
-            static_cast<double>(f.scale_block_size), gpucalc::storage_bits(f.scale_of_scales)};
-}
-
 raw_inference_setup raw_of(const gpucalc::inference_setup& s) {
     return {s.batch, s.context, s.tensor_parallel, s.pipeline_parallel, s.kv_block_tokens, s.max_tokens_per_step,
-            raw_of(s.weights), raw_of(s.embeddings), raw_of(s.kv_cache), raw_of(s.activations),
+            twin::format_of(s.weights), twin::format_of(s.embeddings), twin::format_of(s.kv_cache), twin::format_of(s.activations),
             gpucalc::in<gpucalc::bytes>(s.overhead.cuda_context), s.overhead.fragmentation,
             gpucalc::in<gpucalc::bytes>(s.overhead.communication_buffers)};
 }
@@ -264,7 +240,7 @@ raw_training_setup raw_of(const gpucalc::training_setup& s) {
             s.parallel.expert, s.parallel.zero_stage, s.parallel.interleave, s.parallel.microbatches_in_flight,
             static_cast<int>(s.recompute), s.flash_attention, s.dropout, s.parallel.sequence_parallel,
             s.offload_optimizer, s.offload_parameters, s.lora.enabled,
-            raw_of(s.parameters), raw_of(s.gradients), raw_of(s.activations),
+            twin::format_of(s.parameters), twin::format_of(s.gradients), twin::format_of(s.activations),
             gpucalc::optimizer_state_bytes(s.optimizer) + (s.fp32_master_weights ? 4.0 : 0.0),
             gpucalc::in<gpucalc::bytes>(s.overhead.cuda_context), s.overhead.fragmentation,
             gpucalc::in<gpucalc::bytes>(s.overhead.communication_buffers)};

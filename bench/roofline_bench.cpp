@@ -95,28 +95,6 @@ BENCHMARK(BM_op_time_raw);
 inline void raw_count(std::int64_t v) { twin::require_count(v); }
 inline bool raw_divides(std::int64_t d, std::int64_t v) { return twin::divides(d, v); }
 
-struct raw_format { double element_bits, block, scale_bits, scale_block, scale_of_scales_bits; };
-
-inline double raw_bits(const raw_format& f) {
-    if (f.block < 0.0 || f.scale_block < 0.0 || (f.scale_block > 0.0 && f.block == 0.0)) raw_fail("block");
-    double bits = f.element_bits;
-    if (f.block > 0.0) {
-        bits += f.scale_bits / f.block;
-        if (f.scale_block > 0.0) bits += f.scale_of_scales_bits / (f.block * f.scale_block);
-    }
-    return bits;
-}
-
-inline double raw_storage(double elements, const raw_format& f) {
-    if (!(elements >= 0.0 && elements <= std::numeric_limits<double>::max())) raw_fail("elements");
-    return elements * (raw_bits(f) / 8.0);
-}
-
-raw_format raw_of(const gpucalc::storage_format& f) {
-    return {gpucalc::storage_bits(f.element), static_cast<double>(f.block_size), gpucalc::storage_bits(f.scale),
-            static_cast<double>(f.scale_block_size), gpucalc::storage_bits(f.scale_of_scales)};
-}
-
 struct raw_model {
     std::int64_t layers, hidden, heads, kv_heads, head_dim, ffn, vocab, max_context, window, experts_per_token;
     bool gated, rms, learned_positions, biases, tied;
@@ -131,7 +109,7 @@ raw_model raw_of(const gpucalc::transformer& m) {
 
 struct raw_decode_setup {
     std::int64_t batch, context, tp;
-    raw_format weights, embeddings, kv;
+    twin::format weights, embeddings, kv;
     double peak, bandwidth, compute_eff, memory_eff;
 };
 
@@ -173,10 +151,10 @@ struct raw_decode {
                                     (matrices * h * f + bias * ((matrices - 1.0) * f + h)) / t);
     const double head = static_cast<double>(m.vocab) * h / t;
     raw_decode d{};
-    d.weight_bytes = raw_storage(linear, s.weights) + raw_storage(head + layers * 2.0 * norm + norm, s.embeddings);
+    d.weight_bytes = twin::storage(linear, s.weights) + twin::storage(head + layers * 2.0 * norm + norm, s.embeddings);
     // KV read and written.
     const double cached = static_cast<double>(m.window > 0 && s.context > m.window ? m.window : s.context);
-    d.kv_bytes = raw_storage(b * (cached + 1.0) * 2.0 * layers * kv_here, s.kv);
+    d.kv_bytes = twin::storage(b * (cached + 1.0) * 2.0 * layers * kv_here, s.kv);
     d.bytes = d.weight_bytes + d.kv_bytes;
     // Forward FLOPs per token: weight matmuls, attention over the context, the head.
     const double full_kv = static_cast<double>(kv_heads * head_dim);
@@ -200,7 +178,7 @@ struct raw_decode {
 }
 
 raw_decode_setup raw_of(const gpucalc::decode_setup& s, const gpucalc::gpu_spec& gpu) {
-    return {s.batch, s.context, s.tensor_parallel, raw_of(s.weights), raw_of(s.embeddings), raw_of(s.kv_cache),
+    return {s.batch, s.context, s.tensor_parallel, twin::format_of(s.weights), twin::format_of(s.embeddings), twin::format_of(s.kv_cache),
             gpucalc::in<gpucalc::flops_per_second>(gpucalc::peak(gpu, s.compute)),
             gpucalc::in<gpucalc::bytes_per_second>(gpu.memory_bandwidth), s.efficiency.compute, s.efficiency.memory};
 }

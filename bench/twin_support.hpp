@@ -4,8 +4,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <stdexcept>
 #include <vector>
+
+#include <gpucalc/precision.hpp>
 
 namespace twin {
 
@@ -46,6 +49,34 @@ inline bool divides(std::int64_t d, std::int64_t v) {
     if (d == 1) return true;
     const double q = static_cast<double>(v) / static_cast<double>(d);
     return static_cast<double>(static_cast<std::int64_t>(q)) == q;
+}
+
+/// A storage format as plain numbers: element bits, block size, scale bits, second-level.
+struct format {
+    double element_bits, block, scale_bits, scale_block, scale_of_scales_bits;
+};
+
+inline format format_of(const gpucalc::storage_format& f) {
+    return {gpucalc::storage_bits(f.element), static_cast<double>(f.block_size),
+            gpucalc::storage_bits(f.scale), static_cast<double>(f.scale_block_size),
+            gpucalc::storage_bits(f.scale_of_scales)};
+}
+
+/// gpucalc's bits_per_element, with its checks.
+inline double bits(const format& f) {
+    if (f.block < 0.0 || f.scale_block < 0.0 || (f.scale_block > 0.0 && f.block == 0.0)) fail("block");
+    double b = f.element_bits;
+    if (f.block > 0.0) {
+        b += f.scale_bits / f.block;
+        if (f.scale_block > 0.0) b += f.scale_of_scales_bits / (f.block * f.scale_block);
+    }
+    return b;
+}
+
+/// gpucalc's storage_size in bytes, with its checks.
+inline double storage(double elements, const format& f) {
+    if (!(elements >= 0.0 && elements <= std::numeric_limits<double>::max())) fail("elements");
+    return elements * (bits(f) / 8.0);
 }
 
 }  // namespace twin
