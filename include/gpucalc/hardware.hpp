@@ -108,12 +108,12 @@ constexpr bool supports(const gpu_spec& gpu, compute_precision precision) {
 /// The dense peak of `gpu` at `precision`; invalid_input if the device cannot compute it
 /// (for example fp8 on an A100).
 constexpr flop_rate peak(const gpu_spec& gpu, compute_precision precision) {
-    if (!supports(gpu, precision)) {
+    const flop_rate rate = detail::peak_entry(gpu.dense_peak, precision);  // looked up once
+    if (!(rate.value() > 0.0)) {
         detail::throw_invalid_name("peak", "precision", to_string(precision),
                                    "is not supported by ", gpu.name,
                                    " (it has no dense peak at that precision)");
     }
-    const flop_rate rate = detail::peak_entry(gpu.dense_peak, precision);
     if (!(rate.value() <= detail::largest_finite)) detail::throw_bad_peak("peak", precision, rate.value());
     return rate;
 }

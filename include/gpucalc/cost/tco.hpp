@@ -164,8 +164,9 @@ inline breakeven rent_vs_buy(const ownership& o, gpu_price cloud, double utiliza
         b.utilization = fixed / margin;
         b.reached = b.utilization <= 1.0;
     }
-    const ownership_cost at = detail::owning_cost(o, utilization, function);
-    const cost_rate saving = utilization * cloud_full - (at.operations + at.idle_power + at.active_power);
+    // At `utilization` only the active power scales; the rest is what `full` already holds.
+    const cost_rate running = full.operations + full.idle_power + utilization * full.active_power;
+    const cost_rate saving = utilization * cloud_full - running;
     const money upfront = detail::upfront_cost(o);
     if (saving > cost_rate{}) {
         if (o.cost_of_capital > 0.0) {

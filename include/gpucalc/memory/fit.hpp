@@ -126,10 +126,11 @@ constexpr training_plan min_gpus_for_training(const transformer& m, training_set
         plan.outcome = search_outcome::not_sharded;
         return plan;
     }
-    std::int64_t high = (max_data_parallel / step) * step;
-    if (high <= step || !verdict_at(high).ok) {
+    const std::int64_t high = (max_data_parallel / step) * step;
+    const fit_verdict at_high = high > step ? verdict_at(high) : plan.verdict;
+    if (!at_high.ok) {
         plan.data_parallel = high > step ? high : step;
-        plan.verdict = verdict_at(plan.data_parallel);
+        plan.verdict = at_high;
         plan.gpus = plan.data_parallel * gpus_per_replica;
         plan.outcome = search_outcome::too_large_at_limit;
         return plan;
@@ -139,12 +140,19 @@ constexpr training_plan min_gpus_for_training(const transformer& m, training_set
     // on multiples of `step`, where `low` never fits and `high` does.
     std::int64_t low = 1;
     std::int64_t high_units = high / step;
+    fit_verdict best = at_high;  // the verdict at high_units, kept so it is not recomputed
     while (high_units - low > 1) {
         const std::int64_t mid = low + (high_units - low) / 2;
-        if (verdict_at(mid * step).ok) high_units = mid; else low = mid;
+        const fit_verdict v = verdict_at(mid * step);
+        if (v.ok) {
+            high_units = mid;
+            best = v;
+        } else {
+            low = mid;
+        }
     }
     plan.data_parallel = high_units * step;
-    plan.verdict = verdict_at(plan.data_parallel);
+    plan.verdict = best;
     plan.outcome = search_outcome::found;
     plan.gpus = plan.data_parallel * gpus_per_replica;
     return plan;

@@ -142,12 +142,17 @@ constexpr data_size weight_bytes_read(const transformer& m, std::int64_t tp, std
     return storage_size(w.linear - unread_experts, linear) + storage_size(head + norms, rest);
 }
 
-constexpr void check(const transformer& m, const decode_setup& s, const char* function) {
+/// The checks every forward pass on `gpu` shares (decode and prefill): the model, the batch,
+/// the tokens (context or prompt), the TP degree, the efficiencies and the bandwidth.
+constexpr void check_pass(const transformer& m, const gpu_spec& gpu, std::int64_t batch,
+                          const char* tokens_field, std::int64_t tokens, std::int64_t tp,
+                          const efficiency& eff, const char* function) {
     gpucalc::check(m, function);
-    require_count(function, "batch", s.batch);
-    require_count(function, "context", s.context);
-    check_tensor_parallel(m, s.tensor_parallel, function);
-    check(s.efficiency, function);
+    require_count(function, "batch", batch);
+    require_count(function, tokens_field, tokens);
+    check_tensor_parallel(m, tp, function);
+    check(eff, function);
+    require_positive(function, "gpu.memory_bandwidth", gpu.memory_bandwidth);
 }
 
 }  // namespace detail
@@ -161,7 +166,7 @@ namespace detail {
 constexpr decode_estimate decode_step(const transformer& m, const gpu_spec& gpu,
                                       const decode_setup& s, bool fewest_experts) {
     constexpr const char* function = "decode";
-    detail::check(m, s, function);
+    check_pass(m, gpu, s.batch, "context", s.context, s.tensor_parallel, s.efficiency, function);
     const double t = static_cast<double>(s.tensor_parallel);
     const double b = static_cast<double>(s.batch);
     decode_estimate d{};
@@ -174,7 +179,6 @@ constexpr decode_estimate decode_step(const transformer& m, const gpu_spec& gpu,
         s.kv_cache);
     d.bytes = d.weight_bytes + d.kv_bytes;
     d.flops = (b / t) * detail::forward_flops_unchecked(m, s.context).total;
-    detail::require_positive(function, "gpu.memory_bandwidth", gpu.memory_bandwidth);
     const op_timing o = detail::op_time_unchecked({d.flops, d.bytes}, peak(gpu, s.compute),
                                                   gpu.memory_bandwidth, s.efficiency);
     d.compute_time = o.compute_time;
@@ -251,12 +255,7 @@ struct prefill_estimate {
 GPUCALC_DETAIL_HOT constexpr prefill_estimate prefill(const transformer& m, const gpu_spec& gpu,
                                                      const prefill_setup& s) {
     constexpr const char* function = "prefill";
-    check(m, function);
-    detail::require_count(function, "batch", s.batch);
-    detail::require_count(function, "prompt", s.prompt);
-    detail::check_tensor_parallel(m, s.tensor_parallel, function);
-    detail::check(s.efficiency, function);
-    detail::require_positive(function, "gpu.memory_bandwidth", gpu.memory_bandwidth);
+    detail::check_pass(m, gpu, s.batch, "prompt", s.prompt, s.tensor_parallel, s.efficiency, function);
     const double t = static_cast<double>(s.tensor_parallel);
     const double b = static_cast<double>(s.batch);
     const double n = static_cast<double>(s.prompt);
