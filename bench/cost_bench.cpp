@@ -95,8 +95,7 @@ inline raw_hourly raw_owning(const raw_ownership& o, double u) {
         b.utilization = fixed / margin;
         b.reached = b.utilization <= 1.0;
     }
-    const raw_hourly at = raw_owning(o, u);
-    const double running = at.operations + at.idle_power + at.active_power;
+    const double running = full.operations + full.idle_power + u * full.active_power;
     const double rent = u * cloud_full;
     const double upfront = (1.0 + o.network_share) * o.capex + o.installation;
     if (rent > running) {
