@@ -56,6 +56,29 @@ struct inference_memory {
     std::int64_t cached_tokens_per_sequence = 0;  ///< after the window cap and block rounding
 };
 
+namespace detail {
+/// The serving setup's shape checks (counts, parallel degrees, paging), which involve no
+/// quantity; the overhead is checked on its own.
+constexpr void check(const transformer& m, const inference_setup& setup, const char* function) {
+    gpucalc::check(m, function);
+    require_count(function, "batch", setup.batch);
+    require_count(function, "context", setup.context);
+    require_count(function, "max_tokens_per_step", setup.max_tokens_per_step);
+    const double tokens_by_vocab = static_cast<double>(setup.batch) *
+                                   static_cast<double>(setup.context) * static_cast<double>(m.vocab);
+    if (!(tokens_by_vocab < largest_exact_count)) {
+        throw_invalid(function, "batch x context x vocab", tokens_by_vocab, "",
+                      "must stay below 2^53, where counts stop being exact");
+    }
+    if (setup.kv_block_tokens < 0) {
+        throw_invalid(function, "kv_block_tokens", static_cast<double>(setup.kv_block_tokens), "",
+                      "must be >= 0 (0 means no paging)");
+    }
+    check_tensor_parallel(m, setup.tensor_parallel, function);
+    check_pipeline_parallel(m, setup.pipeline_parallel, function);
+}
+}  // namespace detail
+
 /// Per-GPU memory to serve `m` with `setup`, on the most loaded GPU.
 /// Weights: elements × bits per element (block scales included), split by TP and PP.
 /// KV cache: batch × cached tokens × kv_cache_bytes_per_token ÷ TP (replicated KV heads count
@@ -66,23 +89,7 @@ struct inference_memory {
 GPUCALC_DETAIL_HOT constexpr inference_memory inference_memory_per_gpu(const transformer& m,
                                                     const inference_setup& setup) {
     constexpr const char* function = "inference_memory";
-    check(m, function);
-    detail::require_count(function, "batch", setup.batch);
-    detail::require_count(function, "context", setup.context);
-    detail::require_count(function, "max_tokens_per_step", setup.max_tokens_per_step);
-    const double tokens_by_vocab = static_cast<double>(setup.batch) *
-                                   static_cast<double>(setup.context) * static_cast<double>(m.vocab);
-    if (!(tokens_by_vocab < detail::largest_exact_count)) {
-        detail::throw_invalid(function, "batch x context x vocab", tokens_by_vocab, "",
-                              "must stay below 2^53, where counts stop being exact");
-    }
-    if (setup.kv_block_tokens < 0) {
-        detail::throw_invalid(function, "kv_block_tokens",
-                              static_cast<double>(setup.kv_block_tokens), "",
-                              "must be >= 0 (0 means no paging)");
-    }
-    detail::check_tensor_parallel(m, setup.tensor_parallel, function);
-    detail::check_pipeline_parallel(m, setup.pipeline_parallel, function);
+    detail::check(m, setup, function);
     detail::check(setup.overhead, function);
     const std::int64_t tp = setup.tensor_parallel;
     const std::int64_t pp = setup.pipeline_parallel;

@@ -122,6 +122,8 @@ constexpr void check_zero_stage(std::int64_t stage, const char* function) {
     }
 }
 
+/// The training setup's shape checks (counts, parallel degrees, ZeRO, offload, LoRA), which
+/// involve no quantity; the overhead is checked on its own.
 constexpr void check(const transformer& m, const training_setup& t, const char* function) {
     gpucalc::check(m, function);
     require_count(function, "micro_batch", t.micro_batch);
@@ -170,7 +172,6 @@ constexpr void check(const transformer& m, const training_setup& t, const char* 
                       "", "must be 3 to offload parameters (ZeRO-Infinity shards them first)");
     }
     if (t.lora.enabled) require_count(function, "lora.adapter.rank", t.lora.adapter.rank);
-    check(t.overhead, function);
 }
 
 /// Optimizer bytes per trained parameter: the optimizer's state plus the fp32 master copy.
@@ -273,6 +274,7 @@ GPUCALC_DETAIL_HOT constexpr training_memory training_memory_per_gpu(const trans
                                                   const training_setup& setup) {
     constexpr const char* function = "training_memory";
     detail::check(m, setup, function);
+    detail::check(setup.overhead, function);
     const parallelism& par = setup.parallel;
     const detail::stage_weights w =
         detail::weights_on_worst_stage(m, par.tensor, par.pipeline, par.expert);
