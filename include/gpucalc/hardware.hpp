@@ -74,7 +74,8 @@ struct gpu_spec {
 
 namespace detail {
 /// The table entry for `precision`; zero where the device has no such pipeline.
-constexpr flop_rate peak_entry(const peak_rates& peaks, compute_precision precision) {
+GPUCALC_DETAIL_INLINE constexpr flop_rate peak_entry(const peak_rates& peaks,
+                                                 compute_precision precision) {
     switch (precision) {
         case compute_precision::fp64: return peaks.fp64;
         case compute_precision::fp64_tensor: return peaks.fp64_tensor;
@@ -107,7 +108,7 @@ constexpr bool supports(const gpu_spec& gpu, compute_precision precision) {
 
 /// The dense peak of `gpu` at `precision`; invalid_input if the device cannot compute it
 /// (for example fp8 on an A100).
-constexpr flop_rate peak(const gpu_spec& gpu, compute_precision precision) {
+GPUCALC_DETAIL_INLINE constexpr flop_rate peak(const gpu_spec& gpu, compute_precision precision) {
     const flop_rate rate = detail::peak_entry(gpu.dense_peak, precision);  // looked up once
     if (!(rate.value() > 0.0)) {
         detail::throw_invalid_name("peak", "precision", to_string(precision),

@@ -259,7 +259,8 @@ struct forward_flops {
 /// like Chowdhery et al. 2022 App. B, counts all keys, not half for a causal mask).
 namespace detail {
 /// forward_flops_per_token() for a model and context already checked.
-constexpr forward_flops forward_flops_unchecked(const transformer& m, std::int64_t context) {
+GPUCALC_DETAIL_INLINE constexpr forward_flops forward_flops_unchecked(const transformer& m,
+                                                                     std::int64_t context) {
     const detail::layer_parameters p = detail::layer_parameters_of(m);
     const double weights_per_layer = static_cast<double>(
         p.attention_weights + active_experts_of(m) * p.expert_weights + p.router);

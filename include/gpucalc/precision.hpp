@@ -113,7 +113,7 @@ constexpr double bits_per_element(const storage_format& f) {
 constexpr double bytes_per_element(const storage_format& f) { return bits_per_element(f) / 8.0; }
 
 /// The bytes `elements` values take in storage format `f`.
-constexpr data_size storage_size(double elements, const storage_format& f) {
+GPUCALC_DETAIL_INLINE constexpr data_size storage_size(double elements, const storage_format& f) {
     detail::require_non_negative("storage_size", "elements", elements);
     return make<bytes>(elements * bytes_per_element(f));
 }

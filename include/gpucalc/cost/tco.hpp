@@ -73,7 +73,7 @@ inline double capital_recovery_factor(double rate, double years) {
 }
 
 /// What owning costs up front: capex with the network's share, plus installation.
-constexpr money upfront_cost(const ownership& o) {
+GPUCALC_DETAIL_INLINE constexpr money upfront_cost(const ownership& o) {
     return (1.0 + o.network_share) * o.capex + o.installation;
 }
 

@@ -36,7 +36,8 @@ constexpr void check(const runtime_overhead& o, const char* function) {
 }
 
 /// The overhead for `tensors` bytes of tensors on a GPU that does (or does not) communicate.
-constexpr data_size overhead_for(const runtime_overhead& o, data_size tensors, bool parallel) {
+GPUCALC_DETAIL_INLINE constexpr data_size overhead_for(const runtime_overhead& o, data_size tensors,
+                                                      bool parallel) {
     return o.cuda_context + o.fragmentation * tensors +
            (parallel ? o.communication_buffers : data_size{});
 }

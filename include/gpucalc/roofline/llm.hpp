@@ -126,9 +126,11 @@ constexpr double experts_touched(const transformer& m, std::int64_t batch) {
 /// MoE only the experts the tokens reach: the expected number under uniform routing, or the
 /// fewest possible, k, when `fewest_experts`), the norms and the output head. The input
 /// embedding is a lookup of one row per token, not a read of the table.
-constexpr data_size weight_bytes_read(const transformer& m, std::int64_t tp, std::int64_t tokens,
-                                      const storage_format& linear, const storage_format& rest,
-                                      bool fewest_experts = false) {
+GPUCALC_DETAIL_INLINE constexpr data_size weight_bytes_read(const transformer& m, std::int64_t tp,
+                                                            std::int64_t tokens,
+                                                            const storage_format& linear,
+                                                            const storage_format& rest,
+                                                            bool fewest_experts = false) {
     const stage_weights w = weights_on_worst_stage(m, tp, 1, 1);
     const layer_parameters p = layer_parameters_of(m);
     const double head = static_cast<double>(m.vocab * m.hidden) / static_cast<double>(tp);
@@ -144,9 +146,10 @@ constexpr data_size weight_bytes_read(const transformer& m, std::int64_t tp, std
 
 /// The checks every forward pass on `gpu` shares (decode and prefill): the model, the batch,
 /// the tokens (context or prompt), the TP degree, the efficiencies and the bandwidth.
-constexpr void check_pass(const transformer& m, const gpu_spec& gpu, std::int64_t batch,
-                          const char* tokens_field, std::int64_t tokens, std::int64_t tp,
-                          const efficiency& eff, const char* function) {
+GPUCALC_DETAIL_INLINE constexpr void check_pass(const transformer& m, const gpu_spec& gpu,
+                                                std::int64_t batch, const char* tokens_field,
+                                                std::int64_t tokens, std::int64_t tp,
+                                                const efficiency& eff, const char* function) {
     gpucalc::check(m, function);
     require_count(function, "batch", batch);
     require_count(function, tokens_field, tokens);
