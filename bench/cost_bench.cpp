@@ -1,6 +1,6 @@
-// cost_bench.cpp: how fast a planner can price options: rent-vs-buy breakeven and spot cost
-// evaluations per second, each beside a raw-double twin that repeats the computation step for
-// step, checks included. Both sides are called out of line.
+// cost_bench.cpp: how fast a planner can price options: rent-vs-buy breakeven evaluations per
+// second beside its raw-double twin (twin_support.hpp says how a twin is written), so the ratio
+// is the price of gpucalc's unit types. Both sides are called out of line.
 #include <gpucalc/cost.hpp>
 #include <gpucalc/literals.hpp>
 
@@ -10,22 +10,16 @@
 
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <limits>
-#include <stdexcept>
 #include <vector>
 
 namespace {
 
 using namespace gpucalc::literals;
+namespace detail = gpucalc::detail;
 using twin::input_mask;
 
 std::vector<double> varied(double low, double high) { return twin::varied_real(low, high, 20261123); }
-inline void raw_fail(const char* what) { twin::fail(what); }
-inline void raw_nonneg(double v) { if (!(v >= 0.0 && v <= std::numeric_limits<double>::max())) raw_fail("negative"); }
-inline void raw_pos(double v) { if (!(v > 0.0 && v <= std::numeric_limits<double>::max())) raw_fail("not positive"); }
-inline void raw_frac(double v) { if (!(v > 0.0 && v <= 1.0)) raw_fail("fraction"); }
 
 gpucalc::ownership example_server() {
     gpucalc::ownership o{};
@@ -40,54 +34,83 @@ gpucalc::ownership example_server() {
 
 // --- rent vs buy, in base units (USD, seconds, watts, joules) -------------------------------------
 
+/// cost/tco.hpp's ownership, in base units.
 struct raw_ownership {
-    double capex, network_share, installation, life_s, residual, rate, gpus, full_w, idle_fraction, pue,
-        usd_per_j, maintenance_per_year, space_per_s, staff_per_s;
+    double capex, network_share, installation, service_life, residual_value, cost_of_capital, gpus,
+        full_power, idle_power_fraction, pue, electricity, maintenance_per_year, space, staff;
 };
 
-struct raw_breakeven {
-    double utilization, owned_at_full, payback_s;
-    bool reached, pays_back;
-};
+constexpr double seconds_per_year = 31536000.0;  // units.hpp's years: 8,760 h
 
-inline void raw_check(const raw_ownership& o) {
-    raw_nonneg(o.capex); raw_nonneg(o.network_share); raw_nonneg(o.installation); raw_pos(o.life_s);
-    if (!(o.residual >= 0.0 && o.residual < 1.0)) raw_fail("residual");
-    raw_nonneg(o.rate); raw_pos(o.gpus); raw_nonneg(o.full_w);
-    if (!(o.idle_fraction >= 0.0 && o.idle_fraction <= 1.0)) raw_fail("idle");
-    if (!(o.pue >= 1.0 && o.pue <= std::numeric_limits<double>::max())) raw_fail("pue");
-    raw_nonneg(o.usd_per_j); raw_nonneg(o.maintenance_per_year); raw_nonneg(o.space_per_s); raw_nonneg(o.staff_per_s);
+/// detail::check(ownership), transliterated.
+inline void raw_check(const raw_ownership& o, const char* function) {
+    detail::require_non_negative(function, "capex", o.capex, "USD");
+    detail::require_non_negative(function, "network_share", o.network_share);
+    detail::require_non_negative(function, "installation", o.installation, "USD");
+    detail::require_positive(function, "service_life", o.service_life, "s");
+    detail::require_discount(function, "residual_value", o.residual_value);
+    detail::require_non_negative(function, "cost_of_capital", o.cost_of_capital);
+    detail::require_positive(function, "gpus", o.gpus, "GPU");
+    detail::require_non_negative(function, "full_power", o.full_power, "W");
+    if (!(o.idle_power_fraction >= 0.0 && o.idle_power_fraction <= 1.0)) {
+        detail::throw_invalid(function, "idle_power_fraction", o.idle_power_fraction, "", "must be in [0, 1]");
+    }
+    detail::require_pue(function, o.pue);
+    detail::require_non_negative(function, "electricity", o.electricity, "USD/J");
+    detail::require_non_negative(function, "maintenance_per_year", o.maintenance_per_year);
+    detail::require_non_negative(function, "space", o.space, "USD/s");
+    detail::require_non_negative(function, "staff", o.staff, "USD/s");
 }
 
-struct raw_hourly { double capital, operations, idle_power, active_power; };
+inline double raw_upfront_cost(const raw_ownership& o) { return (1.0 + o.network_share) * o.capex + o.installation; }
 
-inline raw_hourly raw_owning(const raw_ownership& o, double u) {
-    raw_check(o);
-    if (!(u >= 0.0 && u <= 1.0)) raw_fail("utilization");
-    const double year_s = 31536000.0;
-    const double invested = (1.0 + o.network_share) * o.capex + o.installation;
-    const double residual = o.residual * o.capex;
-    const double life_years = o.life_s / year_s;
-    raw_hourly c{};
-    if (o.rate > 0.0) {
-        const double crf = o.rate / (1.0 - std::pow(1.0 + o.rate, -life_years));
-        c.capital = (invested - std::pow(1.0 + o.rate, -life_years) * residual) * crf / year_s;
-    } else {
-        c.capital = (invested - residual) / o.life_s;
+/// cost/tco.hpp's ownership_cost, in USD per second.
+struct raw_ownership_cost {
+    double capital, operations, idle_power, active_power;
+};
+
+/// detail::owning_cost(), transliterated.
+inline raw_ownership_cost raw_owning_cost(const raw_ownership& o, double utilization, const char* function) {
+    raw_check(o, function);
+    if (!(utilization >= 0.0 && utilization <= 1.0)) {
+        detail::throw_invalid(function, "utilization", utilization, "", "must be in [0, 1]");
     }
-    c.operations = o.maintenance_per_year * o.capex / year_s + o.space_per_s + o.staff_per_s;
-    const double idle = o.idle_fraction * o.full_w;
-    c.idle_power = o.pue * idle * o.usd_per_j;
-    c.active_power = u * o.pue * (o.full_w - idle) * o.usd_per_j;
+    const double invested = raw_upfront_cost(o);
+    const double residual = o.residual_value * o.capex;
+    const double life_years = o.service_life / seconds_per_year;
+    const double year = seconds_per_year;
+    raw_ownership_cost c{};
+    if (o.cost_of_capital > 0.0) {
+        const double discounted_residual = std::pow(1.0 + o.cost_of_capital, -life_years);
+        c.capital = (invested - discounted_residual * residual) *
+                    detail::capital_recovery_factor(o.cost_of_capital, life_years) / year;
+    } else {
+        c.capital = (invested - residual) / o.service_life;
+    }
+    c.operations = o.maintenance_per_year * o.capex / year + o.space + o.staff;
+    const double idle = o.idle_power_fraction * o.full_power;
+    c.idle_power = o.pue * idle * o.electricity;
+    c.active_power = utilization * o.pue * (o.full_power - idle) * o.electricity;
     return c;
 }
 
-[[gnu::noinline]] raw_breakeven raw_rent_vs_buy(const raw_ownership& o, double cloud_per_gpu_s, double u) {
-    raw_pos(cloud_per_gpu_s);
-    raw_frac(u);
-    const raw_hourly full = raw_owning(o, 1.0);
+/// cost/tco.hpp's breakeven, with the payback in seconds and owned_at_full in USD/(GPU·s).
+struct raw_breakeven {
+    double utilization = std::numeric_limits<double>::infinity();
+    bool reached = false;
+    double owned_at_full = 0.0;
+    double payback = 0.0;
+    bool pays_back = false;
+};
+
+/// rent_vs_buy(), transliterated; `cloud` in USD per GPU-second.
+[[gnu::noinline]] raw_breakeven raw_rent_vs_buy(const raw_ownership& o, double cloud, double utilization) {
+    constexpr const char* function = "rent_vs_buy";
+    detail::require_positive(function, "cloud", cloud, "USD/(GPU*s)");
+    detail::require_fraction(function, "utilization", utilization);
+    const raw_ownership_cost full = raw_owning_cost(o, 1.0, function);
     const double fixed = full.capital + full.operations + full.idle_power;
-    const double cloud_full = cloud_per_gpu_s * o.gpus;
+    const double cloud_full = cloud * o.gpus;
     raw_breakeven b{};
     b.owned_at_full = (fixed + full.active_power) / o.gpus;
     const double margin = cloud_full - full.active_power;
@@ -95,12 +118,20 @@ inline raw_hourly raw_owning(const raw_ownership& o, double u) {
         b.utilization = fixed / margin;
         b.reached = b.utilization <= 1.0;
     }
-    const double running = full.operations + full.idle_power + u * full.active_power;
-    const double rent = u * cloud_full;
-    const double upfront = (1.0 + o.network_share) * o.capex + o.installation;
-    if (rent > running) {
-        b.payback_s = upfront / (rent - running);
-        b.pays_back = true;
+    const double running = full.operations + full.idle_power + utilization * full.active_power;
+    const double saving = utilization * cloud_full - running;
+    const double upfront = raw_upfront_cost(o);
+    if (saving > 0.0) {
+        if (o.cost_of_capital > 0.0) {
+            const double x = upfront * o.cost_of_capital / (saving * seconds_per_year);
+            if (x < 1.0) {
+                b.payback = seconds_per_year * (-std::log1p(-x) / std::log1p(o.cost_of_capital));
+                b.pays_back = b.payback <= o.service_life;
+            }
+        } else {
+            b.payback = upfront / saving;
+            b.pays_back = b.payback <= o.service_life;
+        }
     }
     return b;
 }
@@ -111,22 +142,34 @@ inline raw_hourly raw_owning(const raw_ownership& o, double u) {
 
 raw_ownership raw_of(const gpucalc::ownership& o) {
     using gpucalc::in;
-    return {in<gpucalc::usd>(o.capex), o.network_share, in<gpucalc::usd>(o.installation),
-            in<gpucalc::seconds>(o.service_life), o.residual_value, o.cost_of_capital,
-            in<gpucalc::gpus>(o.gpus), in<gpucalc::watts>(o.full_power), o.idle_power_fraction, o.pue,
-            gpucalc::in<gpucalc::usd_per_kilowatt_hour>(o.electricity) / 3.6e6, o.maintenance_per_year,
+    return {in<gpucalc::usd>(o.capex),         o.network_share,
+            in<gpucalc::usd>(o.installation),  in<gpucalc::seconds>(o.service_life),
+            o.residual_value,                  o.cost_of_capital,
+            in<gpucalc::gpus>(o.gpus),         in<gpucalc::watts>(o.full_power),
+            o.idle_power_fraction,             o.pue,
+            o.electricity.value(),             o.maintenance_per_year,
             in<gpucalc::usd_per_second>(o.space), in<gpucalc::usd_per_second>(o.staff)};
 }
 
+void check_rent_vs_buy(const gpucalc::ownership& o, gpucalc::gpu_price cloud, double u) {
+    const gpucalc::breakeven lib = library_rent_vs_buy(o, cloud, u);
+    const raw_breakeven raw = raw_rent_vs_buy(raw_of(o), cloud.value(), u);
+    twin::expect_same("breakeven utilization", lib.utilization, raw.utilization);
+    twin::expect_same("reached", lib.reached ? 1.0 : 0.0, raw.reached ? 1.0 : 0.0);
+    twin::expect_same("owned at full", lib.owned_at_full, raw.owned_at_full);
+    twin::expect_same("payback", lib.payback, raw.payback);
+    twin::expect_same("pays back", lib.pays_back ? 1.0 : 0.0, raw.pays_back ? 1.0 : 0.0);
+}
+
+// The twin must agree with the library before it is timed: straight-line, and with a cost of
+// capital, a residual value and a network share.
 void check_twins() {
-    const gpucalc::ownership o = example_server();
-    const gpucalc::breakeven lib = library_rent_vs_buy(o, 2.99_usd_per_gpu_hour, 0.7);
-    const raw_breakeven raw = raw_rent_vs_buy(raw_of(o), 2.99 / 3600.0, 0.7);
-    if (!gpucalc::approx_equal(lib.utilization, raw.utilization, 1e-12) ||
-        !gpucalc::approx_equal(gpucalc::in<gpucalc::seconds>(lib.payback), raw.payback_s, 1e-12)) {
-        std::fprintf(stderr, "rent-vs-buy twins disagree\n");
-        std::abort();
-    }
+    gpucalc::ownership o = example_server();
+    check_rent_vs_buy(o, 2.99_usd_per_gpu_hour, 0.7);
+    o.cost_of_capital = 0.08;
+    o.residual_value = 0.1;
+    o.network_share = 0.23;
+    check_rent_vs_buy(o, 4.5_usd_per_gpu_hour, 0.9);
 }
 
 void BM_rent_vs_buy_units(benchmark::State& state) {
@@ -149,7 +192,7 @@ void BM_rent_vs_buy_raw(benchmark::State& state) {
     const raw_ownership o = raw_of(example_server());
     std::size_t i = 0;
     for (auto _ : state) {
-        const raw_breakeven b = raw_rent_vs_buy(o, price[i] / 3600.0, use[i]);
+        const raw_breakeven b = raw_rent_vs_buy(o, price[i] / 3600.0, use[i]);  // $/GPU-h to base
         benchmark::DoNotOptimize(b.utilization);
         i = (i + 1) & input_mask;
     }

@@ -1,14 +1,26 @@
 // twin_support.hpp: what the benchmarks' raw-double twins share: varied inputs (so nothing
-// folds to a constant) and the plain-number versions of gpucalc's input checks.
+// folds to a constant), one comparison that checks a twin against its library function before
+// either is timed, and the raw-double versions of the few quantity-valued helpers several
+// library functions use.
+//
+// How a twin is written: it is its library function transliterated, the same steps in the same
+// order, with every quantity a double in base units (bytes, seconds, FLOPs, dollars). Work that
+// involves no quantity (the shape checks on counts, parameter and sharding arithmetic, a
+// format's bits per element) is the library's own code on both sides: there is no type in it
+// to remove, and sharing it keeps a twin from drifting from what it mirrors. So the ratio of a
+// pair is the price of the unit types and nothing else. (Earlier twins were hand-specialized
+// for a dense model; they measured what gpucalc's generality costs, not what its types cost.)
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
-#include <limits>
-#include <stdexcept>
+#include <cstdio>
+#include <cstdlib>
 #include <vector>
 
+#include <gpucalc/detail/checks.hpp>
 #include <gpucalc/precision.hpp>
+#include <gpucalc/units.hpp>
 
 namespace twin {
 
@@ -35,48 +47,24 @@ inline std::vector<double> varied_real(double low, double high, std::uint64_t se
     return v;
 }
 
-[[noreturn]] inline void fail(const char* what) { throw std::invalid_argument(what); }
-
-/// gpucalc's require_count: at least 1, at most 2^40.
-inline void require_count(std::int64_t v) {
-    if (v < 1) fail("count");
-    if (v > (std::int64_t{1} << 40)) fail("count too large");
-}
-
-/// gpucalc's divides(), exact below 2^53.
-inline bool divides(std::int64_t d, std::int64_t v) {
-    if (d == 0) return false;
-    if (d == 1) return true;
-    const double q = static_cast<double>(v) / static_cast<double>(d);
-    return static_cast<double>(static_cast<std::int64_t>(q)) == q;
-}
-
-/// A storage format as plain numbers: element bits, block size, scale bits, second-level.
-struct format {
-    double element_bits, block, scale_bits, scale_block, scale_of_scales_bits;
-};
-
-inline format format_of(const gpucalc::storage_format& f) {
-    return {gpucalc::storage_bits(f.element), static_cast<double>(f.block_size),
-            gpucalc::storage_bits(f.scale), static_cast<double>(f.scale_block_size),
-            gpucalc::storage_bits(f.scale_of_scales)};
-}
-
-/// gpucalc's bits_per_element, with its checks.
-inline double bits(const format& f) {
-    if (f.block < 0.0 || f.scale_block < 0.0 || (f.scale_block > 0.0 && f.block == 0.0)) fail("block");
-    double b = f.element_bits;
-    if (f.block > 0.0) {
-        b += f.scale_bits / f.block;
-        if (f.scale_block > 0.0) b += f.scale_of_scales_bits / (f.block * f.scale_block);
+/// Aborts the benchmark when a twin's field differs from the library's by more than 1e-12
+/// relative: a twin is timed only once it computes the same thing.
+inline void expect_same(const char* what, double library, double raw) {
+    if (!gpucalc::approx_equal(library, raw, 1e-12)) {
+        std::fprintf(stderr, "twin disagrees on %s: library %.17g, raw %.17g\n", what, library, raw);
+        std::abort();
     }
-    return b;
 }
 
-/// gpucalc's storage_size in bytes, with its checks.
-inline double storage(double elements, const format& f) {
-    if (!(elements >= 0.0 && elements <= std::numeric_limits<double>::max())) fail("elements");
-    return elements * (bits(f) / 8.0);
+template <class Unit>
+void expect_same(const char* what, const boost::units::quantity<Unit, double>& library, double raw) {
+    expect_same(what, library.value(), raw);
+}
+
+/// precision.hpp's storage_size, in bytes.
+inline double storage(double elements, const gpucalc::storage_format& f) {
+    gpucalc::detail::require_non_negative("storage_size", "elements", elements);
+    return elements * gpucalc::bytes_per_element(f);
 }
 
 }  // namespace twin
