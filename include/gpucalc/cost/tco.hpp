@@ -40,7 +40,7 @@ struct ownership {
 
 namespace detail {
 
-constexpr void check(const ownership& o, const char* function) {
+GPUCALC_DETAIL_INLINE constexpr void check(const ownership& o, const char* function) {
     require_non_negative(function, "capex", o.capex);
     require_non_negative(function, "network_share", o.network_share);
     require_non_negative(function, "installation", o.installation);
@@ -94,7 +94,8 @@ struct ownership_cost {
 /// Power: draw × PUE × $/kWh, the draw rising linearly from idle to full with utilization
 /// (derived). Not constexpr when cost_of_capital > 0 (std::pow).
 namespace detail {
-inline ownership_cost owning_cost(const ownership& o, double utilization, const char* function) {
+GPUCALC_DETAIL_INLINE inline ownership_cost owning_cost(const ownership& o, double utilization,
+                                                  const char* function) {
     check(o, function);
     if (!(utilization >= 0.0 && utilization <= 1.0)) {
         throw_invalid(function, "utilization", utilization, "", "must be in [0, 1]");
