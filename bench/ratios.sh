@@ -1,24 +1,39 @@
 #!/usr/bin/env bash
-# Runs one benchmark binary with 5+ repetitions, in random interleaved order (so neither side of
-# a pair always runs first, on a warmer or cooler machine), and prints, for each
-# BM_<name>_units / BM_<name>_raw pair, the ratio of their median CPU times (the figure issue
-# notes report).
+# Runs one benchmark binary with several repetitions, in random interleaved order (so neither
+# side of a pair always runs first, on a warmer or cooler machine), and prints, for each
+# BM_<name>_units / BM_<name>_raw pair, the ratio of their median CPU times and the ratio of
+# their fastest repetitions. Other load on a shared machine only ever adds time, so the fastest
+# repetition is the least disturbed estimate; the two ratios agreeing is the sign of a clean run.
 # Usage: bench/ratios.sh build/bench/bench/units_bench [repetitions]
 set -euo pipefail
 binary=$1
-repetitions=${2:-9}
-"$binary" --benchmark_repetitions="$repetitions" --benchmark_report_aggregates_only=true \
-          --benchmark_enable_random_interleaving=true \
+repetitions=${2:-15}
+"$binary" --benchmark_repetitions="$repetitions" --benchmark_enable_random_interleaving=true \
           --benchmark_format=csv 2>/dev/null |
 awk -F, '
-  /_median"?,/ {
-    name = $1; gsub(/"/, "", name); sub(/_median$/, "", name)
-    cpu[name] = $4
+  # One row per repetition: names end in _units or _raw (aggregates end in _mean, _median, ...).
+  /^"?BM_.*_(units|raw)"?,/ {
+    name = $1; gsub(/"/, "", name)
+    n[name]++
+    t[name, n[name]] = $4 + 0
+  }
+  function median(name,    i, j, k, v, a) {
+    k = n[name]
+    for (i = 1; i <= k; i++) a[i] = t[name, i]
+    for (i = 2; i <= k; i++) { v = a[i]; for (j = i - 1; j >= 1 && a[j] > v; j--) a[j + 1] = a[j]; a[j + 1] = v }
+    return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
+  }
+  function fastest(name,    i, m) {
+    m = t[name, 1]
+    for (i = 2; i <= n[name]; i++) if (t[name, i] < m) m = t[name, i]
+    return m
   }
   END {
-    for (n in cpu) if (n ~ /_units$/) {
-      base = n; sub(/_units$/, "", base)
-      raw = base "_raw"
-      if (raw in cpu) printf "%-40s units %8.3f ns  raw %8.3f ns  ratio %.3f\n", base, cpu[n], cpu[raw], cpu[n] / cpu[raw]
+    for (u in n) if (u ~ /_units$/) {
+      base = u; sub(/_units$/, "", base)
+      r = base "_raw"
+      if (!(r in n)) continue
+      mu = median(u); mr = median(r); fu = fastest(u); fr = fastest(r)
+      printf "%-24s median %8.3f / %8.3f ns = %.3f   fastest %8.3f / %8.3f ns = %.3f\n", base, mu, mr, mu / mr, fu, fr, fu / fr
     }
   }'
