@@ -40,7 +40,7 @@ inline void raw_check(const raw_overhead& o, const char* function) {
     }
 }
 
-inline double raw_overhead_for(const raw_overhead& o, double tensors, bool parallel) {
+GPUCALC_DETAIL_INLINE inline double raw_overhead_for(const raw_overhead& o, double tensors, bool parallel) {
     return o.cuda_context + o.fragmentation * tensors + (parallel ? o.communication_buffers : 0.0);
 }
 
@@ -252,7 +252,6 @@ void check_twins() {
 // wrapper around the library call would add a call and a copy the twin does not pay.
 
 void BM_inference_memory_units(benchmark::State& state) {
-    check_twins();
     const auto batch = varied(1, 64), context = varied(128, 8192);
     const gpucalc::transformer model = cat::llama_3_8b;
     gpucalc::inference_setup s{};
@@ -324,4 +323,4 @@ BENCHMARK(BM_training_memory_raw);
 
 }  // namespace
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) { return twin::run_benchmarks(argc, argv, check_twins); }

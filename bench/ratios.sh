@@ -8,14 +8,22 @@
 set -euo pipefail
 binary=$1
 repetitions=${2:-15}
-"$binary" --benchmark_repetitions="$repetitions" --benchmark_enable_random_interleaving=true \
-          --benchmark_format=csv 2>/dev/null |
+errors=$(mktemp)
+trap 'rm -f "$errors"' EXIT
+# The binary checks its twins before timing and aborts if one disagrees: show why, and stop.
+if ! csv=$("$binary" --benchmark_repetitions="$repetitions" --benchmark_enable_random_interleaving=true \
+                     --benchmark_format=csv 2>"$errors"); then
+  cat "$errors" >&2
+  exit 1
+fi
+printf '%s\n' "$csv" |
 awk -F, '
   # One row per repetition: names end in _units or _raw (aggregates end in _mean, _median, ...).
   /^"?BM_.*_(units|raw)"?,/ {
     name = $1; gsub(/"/, "", name)
     n[name]++
     t[name, n[name]] = $4 + 0
+    unit[name] = $5
   }
   function median(name,    i, j, k, v, a) {
     k = n[name]
@@ -34,6 +42,6 @@ awk -F, '
       r = base "_raw"
       if (!(r in n)) continue
       mu = median(u); mr = median(r); fu = fastest(u); fr = fastest(r)
-      printf "%-24s median %8.3f / %8.3f ns = %.3f   fastest %8.3f / %8.3f ns = %.3f\n", base, mu, mr, mu / mr, fu, fr, fu / fr
+      printf "%-24s median %8.3f / %8.3f %s = %.3f   fastest %8.3f / %8.3f %s = %.3f\n", base, mu, mr, unit[u], mu / mr, fu, fr, unit[u], fu / fr
     }
-  }'
+  }' | sort

@@ -1,9 +1,9 @@
 // roofline_bench.cpp: how fast a simulator can ask "how long is this step": op-time and decode
 // evaluations per second, each beside its raw-double twin (twin_support.hpp says how a twin is
 // written), so the ratio is the price of gpucalc's unit types. op_time is small and inlined on
-// both sides (every input varies, so nothing can be hoisted); decode is called out of line on
-// both sides, on local copies of the model and GPU, so neither can fold the catalog's
-// constants.
+// both sides (the GEMM's m and n vary every iteration; the peak, bandwidth and efficiency are
+// loop-invariant on both sides alike); decode is called out of line on both sides, on local
+// copies of the model and GPU, so neither can fold the catalog's constants.
 #include <gpucalc/catalog/gpus.hpp>
 #include <gpucalc/catalog/models.hpp>
 #include <gpucalc/roofline.hpp>
@@ -13,6 +13,7 @@
 #include "twin_support.hpp"
 
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
 namespace {
@@ -38,7 +39,7 @@ struct raw_op_timing {
 };
 
 /// detail::op_time_unchecked(), transliterated.
-inline raw_op_timing raw_op_time_unchecked(const raw_op_cost& op, double peak, double bandwidth,
+GPUCALC_DETAIL_INLINE inline raw_op_timing raw_op_time_unchecked(const raw_op_cost& op, double peak, double bandwidth,
                                            const gpucalc::efficiency& eff) {
     raw_op_timing t{};
     t.compute_time = op.flops / (eff.compute * peak);
@@ -51,7 +52,7 @@ inline raw_op_timing raw_op_time_unchecked(const raw_op_cost& op, double peak, d
 }
 
 /// op_time(), transliterated.
-inline raw_op_timing raw_op_time(const raw_op_cost& op, double peak, double bandwidth,
+GPUCALC_DETAIL_HOT GPUCALC_DETAIL_INLINE inline raw_op_timing raw_op_time(const raw_op_cost& op, double peak, double bandwidth,
                                  const gpucalc::efficiency& eff = {}) {
     constexpr const char* function = "op_time";
     detail::require_positive(function, "op.flops", op.flops, "FLOP");
@@ -98,9 +99,15 @@ BENCHMARK(BM_op_time_raw);
 
 // --- decode ---------------------------------------------------------------------------------------
 
+/// hardware.hpp's peak_rates, in FLOP/s.
+struct raw_peak_rates {
+    double fp64, fp64_tensor, fp32, tf32, bf16, fp16, fp8, int8, int4, fp4;
+};
+
 /// The part of hardware.hpp's gpu_spec decode reads, in FLOP/s and bytes/s.
 struct raw_gpu {
-    double fp64, fp64_tensor, fp32, tf32, bf16, fp16, fp8, int8, int4, fp4;  // dense peaks
+    std::string_view name;
+    raw_peak_rates dense_peak;
     double memory_bandwidth;
 };
 
@@ -108,38 +115,45 @@ raw_gpu raw_of(const gpucalc::gpu_spec& g) {
     const gpucalc::peak_rates& p = g.dense_peak;
     using gpucalc::in;
     using gpucalc::flops_per_second;
-    return {in<flops_per_second>(p.fp64), in<flops_per_second>(p.fp64_tensor), in<flops_per_second>(p.fp32),
-            in<flops_per_second>(p.tf32),  in<flops_per_second>(p.bf16),        in<flops_per_second>(p.fp16),
-            in<flops_per_second>(p.fp8),   in<flops_per_second>(p.int8),        in<flops_per_second>(p.int4),
-            in<flops_per_second>(p.fp4),   in<gpucalc::bytes_per_second>(g.memory_bandwidth)};
+    return {g.name,
+            {in<flops_per_second>(p.fp64), in<flops_per_second>(p.fp64_tensor), in<flops_per_second>(p.fp32),
+             in<flops_per_second>(p.tf32), in<flops_per_second>(p.bf16), in<flops_per_second>(p.fp16),
+             in<flops_per_second>(p.fp8), in<flops_per_second>(p.int8), in<flops_per_second>(p.int4),
+             in<flops_per_second>(p.fp4)},
+            in<gpucalc::bytes_per_second>(g.memory_bandwidth)};
+}
+
+/// detail::peak_entry(), transliterated.
+GPUCALC_DETAIL_INLINE inline double raw_peak_entry(const raw_peak_rates& peaks, gpucalc::compute_precision precision) {
+    using p = gpucalc::compute_precision;
+    switch (precision) {
+        case p::fp64: return peaks.fp64;
+        case p::fp64_tensor: return peaks.fp64_tensor;
+        case p::fp32: return peaks.fp32;
+        case p::tf32: return peaks.tf32;
+        case p::bf16: return peaks.bf16;
+        case p::fp16: return peaks.fp16;
+        case p::fp8: return peaks.fp8;
+        case p::int8: return peaks.int8;
+        case p::int4: return peaks.int4;
+        case p::fp4: return peaks.fp4;
+    }
+    return 0.0;
 }
 
 /// peak(), transliterated.
-inline double raw_peak(const raw_gpu& g, gpucalc::compute_precision precision) {
-    using p = gpucalc::compute_precision;
-    double rate = 0.0;
-    switch (precision) {
-        case p::fp64: rate = g.fp64; break;
-        case p::fp64_tensor: rate = g.fp64_tensor; break;
-        case p::fp32: rate = g.fp32; break;
-        case p::tf32: rate = g.tf32; break;
-        case p::bf16: rate = g.bf16; break;
-        case p::fp16: rate = g.fp16; break;
-        case p::fp8: rate = g.fp8; break;
-        case p::int8: rate = g.int8; break;
-        case p::int4: rate = g.int4; break;
-        case p::fp4: rate = g.fp4; break;
-    }
+GPUCALC_DETAIL_INLINE inline double raw_peak(const raw_gpu& gpu, gpucalc::compute_precision precision) {
+    const double rate = raw_peak_entry(gpu.dense_peak, precision);
     if (!(rate > 0.0)) {
         detail::throw_invalid_name("peak", "precision", gpucalc::to_string(precision), "is not supported by ",
-                                   "this GPU", " (it has no dense peak at that precision)");
+                                   gpu.name, " (it has no dense peak at that precision)");
     }
     if (!(rate <= detail::largest_finite)) detail::throw_bad_peak("peak", precision, rate);
     return rate;
 }
 
 /// detail::weight_bytes_read(), transliterated.
-inline double raw_weight_bytes_read(const gpucalc::transformer& m, std::int64_t tp, std::int64_t tokens,
+GPUCALC_DETAIL_INLINE inline double raw_weight_bytes_read(const gpucalc::transformer& m, std::int64_t tp, std::int64_t tokens,
                                     const gpucalc::storage_format& linear, const gpucalc::storage_format& rest,
                                     bool fewest_experts) {
     const detail::stage_weights w = detail::weights_on_worst_stage(m, tp, 1, 1);
@@ -156,7 +170,7 @@ inline double raw_weight_bytes_read(const gpucalc::transformer& m, std::int64_t 
 }
 
 /// detail::forward_flops_unchecked(), transliterated (its total).
-inline double raw_forward_flops(const gpucalc::transformer& m, std::int64_t context) {
+GPUCALC_DETAIL_INLINE inline double raw_forward_flops(const gpucalc::transformer& m, std::int64_t context) {
     const detail::layer_parameters p = detail::layer_parameters_of(m);
     const double weights_per_layer =
         static_cast<double>(p.attention_weights + gpucalc::active_experts_of(m) * p.expert_weights + p.router);
@@ -175,17 +189,24 @@ struct raw_decode {
     double flops, bytes, weight_bytes, kv_bytes, compute_time, memory_time, communication;
 };
 
-/// decode(), transliterated.
+/// detail::check_pass(), transliterated.
+GPUCALC_DETAIL_INLINE inline void raw_check_pass(const gpucalc::transformer& m, const raw_gpu& gpu,
+                                                 std::int64_t batch, const char* tokens_field, std::int64_t tokens,
+                                                 std::int64_t tp, const gpucalc::efficiency& eff,
+                                                 const char* function) {
+    gpucalc::check(m, function);
+    detail::require_count(function, "batch", batch);
+    detail::require_count(function, tokens_field, tokens);
+    detail::check_tensor_parallel(m, tp, function);
+    detail::check(eff, function);
+    detail::require_positive(function, "gpu.memory_bandwidth", gpu.memory_bandwidth, "B/s");
+}
+
+/// decode() and detail::decode_step(), transliterated.
 [[gnu::flatten, gnu::noinline]] raw_decode raw_decode_step(const gpucalc::transformer& m, const raw_gpu& gpu,
                                                            const gpucalc::decode_setup& s) {
     constexpr const char* function = "decode";
-    // detail::check_pass()
-    gpucalc::check(m, function);
-    detail::require_count(function, "batch", s.batch);
-    detail::require_count(function, "context", s.context);
-    detail::check_tensor_parallel(m, s.tensor_parallel, function);
-    detail::check(s.efficiency, function);
-    detail::require_positive(function, "gpu.memory_bandwidth", gpu.memory_bandwidth, "B/s");
+    raw_check_pass(m, gpu, s.batch, "context", s.context, s.tensor_parallel, s.efficiency, function);
 
     const double t = static_cast<double>(s.tensor_parallel);
     const double b = static_cast<double>(s.batch);
@@ -224,9 +245,26 @@ void check_decode(const gpucalc::transformer& m, const gpucalc::gpu_spec& gpu, c
     twin::expect_same("decode memory time", lib.memory_time, raw.memory_time);
 }
 
-// The twin must agree with the library before it is timed: a dense model memory-bound, an MoE
-// with quantized weights compute-bound at a large batch.
+void check_op_time(double flops, double bytes, const gpucalc::gpu_spec& gpu) {
+    const gpucalc::op_cost op{gpucalc::make<gpucalc::flops>(flops), gpucalc::make<gpucalc::bytes>(bytes)};
+    const gpucalc::flop_rate peak = gpucalc::peak(gpu, gpucalc::compute_precision::bf16);
+    const gpucalc::op_timing lib = gpucalc::op_time(op, peak, gpu.memory_bandwidth);
+    const raw_op_timing raw = raw_op_time({flops, bytes}, peak.value(), gpu.memory_bandwidth.value());
+    twin::expect_same("op time", lib.time, raw.time);
+    twin::expect_same("op compute time", lib.compute_time, raw.compute_time);
+    twin::expect_same("op memory time", lib.memory_time, raw.memory_time);
+    twin::expect_same("op bound", lib.limit == gpucalc::bound::compute ? 1.0 : 0.0,
+                      raw.limit == gpucalc::bound::compute ? 1.0 : 0.0);
+    twin::expect_same("op intensity", lib.intensity, raw.intensity);
+    twin::expect_same("op attained", lib.attained, raw.attained);
+}
+
+// The twins must agree with the library before anything is timed: a GEMM each side of the
+// ridge; decode of a dense model memory-bound, and of an MoE with quantized weights
+// compute-bound at a large batch.
 void check_twins() {
+    check_op_time(2.0 * 16 * 4096 * 4096, 2.0 * (16 * 4096 + 4096 * 4096 + 16 * 4096), cat::h100_sxm);
+    check_op_time(2.0 * 8192.0 * 8192 * 4096, 2.0 * (8192.0 * 4096 + 4096 * 8192 + 8192.0 * 8192), cat::h100_sxm);
     gpucalc::decode_setup s{};
     s.batch = 13;
     s.context = 3000;
@@ -241,7 +279,6 @@ void check_twins() {
 // fold the catalog's constants. The library's decode is called directly: at this size the
 // compiler keeps it out of line, as the twin is (noinline).
 void BM_decode_units(benchmark::State& state) {
-    check_twins();
     const auto batch = varied(1, 256), context = varied(1, 32768);
     const gpucalc::transformer model = cat::llama_3_8b;
     const gpucalc::gpu_spec gpu = cat::h100_sxm;
@@ -277,4 +314,4 @@ BENCHMARK(BM_decode_raw);
 
 }  // namespace
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) { return twin::run_benchmarks(argc, argv, check_twins); }

@@ -1,15 +1,17 @@
 // twin_support.hpp: what the benchmarks' raw-double twins share: varied inputs (so nothing
-// folds to a constant), one comparison that checks a twin against its library function before
-// either is timed, and the raw-double versions of the few quantity-valued helpers several
-// library functions use.
+// folds to a constant), the comparison that checks each twin against its library function
+// before anything is timed, a main() that runs those checks first, and the raw-double versions
+// of the few quantity-valued helpers several library functions use.
 //
 // How a twin is written: it is its library function transliterated, the same steps in the same
 // order, with every quantity a double in base units (bytes, seconds, FLOPs, dollars). Work that
 // involves no quantity (the shape checks on counts, parameter and sharding arithmetic, a
 // format's bits per element) is the library's own code on both sides: there is no type in it
-// to remove, and sharing it keeps a twin from drifting from what it mirrors. So the ratio of a
-// pair is the price of the unit types and nothing else. (Earlier twins were hand-specialized
-// for a dense model; they measured what gpucalc's generality costs, not what its types cost.)
+// to remove, and sharing it keeps a twin from drifting from what it mirrors. A twin's helper
+// carries the same inlining directive as the library helper it mirrors (GPUCALC_DETAIL_INLINE,
+// flatten), so both sides are inlined alike. So the ratio of a pair is the price of the unit
+// types and nothing else. (Earlier twins were hand-specialized for a dense model; they measured
+// what gpucalc's generality costs, not what its types cost.)
 #pragma once
 
 #include <cstddef>
@@ -17,6 +19,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
+
+#include <benchmark/benchmark.h>
 
 #include <gpucalc/detail/checks.hpp>
 #include <gpucalc/precision.hpp>
@@ -47,10 +51,11 @@ inline std::vector<double> varied_real(double low, double high, std::uint64_t se
     return v;
 }
 
-/// Aborts the benchmark when a twin's field differs from the library's by more than 1e-12
-/// relative: a twin is timed only once it computes the same thing.
+/// Aborts the benchmark when a twin's field differs from the library's at all: a transliteration
+/// performs the same operations in the same order, so its results are identical, bit for bit
+/// (a reordered formula would round differently and be caught here).
 inline void expect_same(const char* what, double library, double raw) {
-    if (!gpucalc::approx_equal(library, raw, 1e-12)) {
+    if (!(library == raw)) {
         std::fprintf(stderr, "twin disagrees on %s: library %.17g, raw %.17g\n", what, library, raw);
         std::abort();
     }
@@ -62,9 +67,20 @@ void expect_same(const char* what, const boost::units::quantity<Unit, double>& l
 }
 
 /// precision.hpp's storage_size, in bytes.
-inline double storage(double elements, const gpucalc::storage_format& f) {
+GPUCALC_DETAIL_INLINE inline double storage(double elements, const gpucalc::storage_format& f) {
     gpucalc::detail::require_non_negative("storage_size", "elements", elements);
     return elements * gpucalc::bytes_per_element(f);
+}
+
+/// A benchmark main() that checks every twin against its library function before any benchmark
+/// runs (so no filter or interleaving can time an unchecked twin).
+inline int run_benchmarks(int argc, char** argv, void (*check_twins)()) {
+    check_twins();
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
 }
 
 }  // namespace twin

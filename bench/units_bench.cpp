@@ -5,6 +5,8 @@
 
 #include <benchmark/benchmark.h>
 
+#include "twin_support.hpp"
+
 #include <algorithm>
 #include <cstddef>
 #include <random>
@@ -62,6 +64,21 @@ std::vector<Quantity> as_quantities(const std::vector<double>& raw) {
     return out;
 }
 
+// Each twin must give the same result as its typed function, bit for bit, on every input.
+void check_twins() {
+    const raw_inputs& v = inputs();
+    for (std::size_t i = 0; i < input_count; ++i) {
+        twin::expect_same("roofline time",
+                          roofline_time(gpucalc::flop_count::from_value(v.a[i]), gpucalc::flop_rate::from_value(v.b[i]),
+                                        gpucalc::data_size::from_value(v.c[i]), gpucalc::bandwidth::from_value(v.d[i])),
+                          roofline_time_raw(v.a[i], v.b[i], v.c[i], v.d[i]));
+        twin::expect_same("gpu cost",
+                          gpu_cost(gpucalc::gpu_price::from_value(v.a[i]), gpucalc::gpu_count::from_value(v.b[i]),
+                                   gpucalc::duration::from_value(v.c[i])),
+                          gpu_cost_raw(v.a[i], v.b[i], v.c[i]));
+    }
+}
+
 void BM_roofline_time_units(benchmark::State& state) {
     const auto work = as_quantities<gpucalc::flop_count>(inputs().a);
     const auto peak = as_quantities<gpucalc::flop_rate>(inputs().b);
@@ -115,4 +132,4 @@ BENCHMARK(BM_gpu_cost_raw);
 
 }  // namespace
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) { return twin::run_benchmarks(argc, argv, check_twins); }

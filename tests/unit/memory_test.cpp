@@ -578,6 +578,19 @@ TEST_CASE("invalid setups are rejected with the function, field, value and rule"
     t.parallel.microbatches_in_flight = -1;
     CHECK_THROWS_AS(training_memory_per_gpu(cat::llama_2_7b, t), invalid_input);
     t = training_setup{};
+    t.overhead.communication_buffers = make<gibibytes>(-1.0);
+    CHECK_THROWS_WITH_AS(training_memory_per_gpu(cat::llama_2_7b, t),
+                         "training_memory: overhead.communication_buffers = -1073741824 B must be "
+                         "finite and >= 0",
+                         invalid_input);
+    t = training_setup{};
+    t.overhead.fragmentation = 1.0;  // the allocator cannot waste all of memory
+    CHECK_THROWS_WITH_AS(training_memory_per_gpu(cat::llama_2_7b, t),
+                         "training_memory: overhead.fragmentation = 1 must be in [0, 1)",
+                         invalid_input);
+    // activation_bytes_per_layer never uses the overhead, so it does not judge it.
+    CHECK_NOTHROW(activation_bytes_per_layer(cat::llama_2_7b, t));
+    t = training_setup{};
     t.parallel.expert = 4;  // divides Mixtral's 8 experts but not data = 2
     t.parallel.data = 2;
     CHECK_THROWS_WITH_AS(training_memory_per_gpu(cat::mixtral_8x7b, t),

@@ -151,7 +151,8 @@ struct breakeven {
 /// saving Δ = rent − running costs, accumulated (and discounted at the cost of capital r),
 /// repays the upfront cost U: t = U/Δ, or t = −ln(1 − U·r/Δ_year)/ln(1 + r) years when r > 0
 /// (derived from the annuity formula); it must fall within the service life.
-inline breakeven rent_vs_buy(const ownership& o, gpu_price cloud, double utilization = 1.0) {
+GPUCALC_DETAIL_INLINE inline breakeven rent_vs_buy(const ownership& o, gpu_price cloud,
+                                                   double utilization = 1.0) {
     constexpr const char* function = "rent_vs_buy";
     detail::require_positive(function, "cloud", cloud);
     detail::require_fraction(function, "utilization", utilization);
