@@ -40,7 +40,7 @@ namespace detail {
 // Clang declines to inline op_time or the ownership check. So under Clang, the small functions
 // on hot paths that take or return a quantity, or that Clang left out of line, are always
 // inlined (measured with Clang 14 against the raw-double twins: op_time 2.7x -> 1.0x, decode
-// 1.29x -> 0.94-1.10x, rent_vs_buy 1.16x -> 1.00-1.03x). Under GCC the attribute is left off:
+// 1.29x -> 1.0x, rent_vs_buy 1.16x -> 0.97-1.0x). Under GCC the attribute is left off:
 // forcing it there made GCC vectorize op_time's unused divisions into the caller's loop, 1.5x
 // slower.
 #if defined(__clang__)
