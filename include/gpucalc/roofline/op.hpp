@@ -86,10 +86,11 @@ namespace detail {
 /// op_time() for inputs already checked: positive, finite FLOPs, bytes, peak and bandwidth.
 GPUCALC_DETAIL_INLINE constexpr op_timing op_time_unchecked(const op_cost& op, flop_rate peak_rate,
                                                             bandwidth link, const efficiency& eff) {
-    // The two times are divided on values, with their dimensions proved here at compile time:
-    // written on quantities, GCC's SLP vectorizer packs both divisions into one vector divide
-    // in decode's inlined body, which lengthens its critical path (measured on GCC 12 -O3:
-    // decode 1.08-1.14x its raw-double twin that way, 0.97-1.00x this way).
+    // The two times are divided on values, term for term the expressions whose dimensions the
+    // static_assert proves: written on quantities, GCC's SLP vectorizer packs both divisions
+    // into one vector divide in decode's inlined body, which lengthens its critical path
+    // (measured on GCC 12 -O3: decode 1.08-1.14x its raw-double twin that way, 0.87-1.01x this
+    // way, depending on the build). The results are bit-identical.
     static_assert(std::is_same<decltype(op.flops / (eff.compute * peak_rate)), duration>::value &&
                       std::is_same<decltype(op.bytes / (eff.memory * link)), duration>::value,
                   "roofline times must be durations");
@@ -106,8 +107,10 @@ GPUCALC_DETAIL_INLINE constexpr op_timing op_time_unchecked(const op_cost& op, f
 
 /// The best time of an op whose data streams over `link` bandwidth (HBM by default; pass a
 /// PCIe or NVLink bandwidth for data held elsewhere), and which bound holds.
-GPUCALC_DETAIL_HOT GPUCALC_DETAIL_INLINE constexpr op_timing op_time(const op_cost& op, flop_rate peak_rate,
-                                                  bandwidth link, const efficiency& eff = {}) {
+GPUCALC_DETAIL_HOT GPUCALC_DETAIL_INLINE constexpr op_timing op_time(const op_cost& op,
+                                                                     flop_rate peak_rate,
+                                                                     bandwidth link,
+                                                                     const efficiency& eff = {}) {
     constexpr const char* function = "op_time";
     detail::require_positive(function, "op.flops", op.flops);
     detail::require_positive(function, "op.bytes", op.bytes);
@@ -118,9 +121,10 @@ GPUCALC_DETAIL_HOT GPUCALC_DETAIL_INLINE constexpr op_timing op_time(const op_co
 }
 
 /// The same on `gpu`'s device memory at `precision`.
-GPUCALC_DETAIL_HOT GPUCALC_DETAIL_INLINE constexpr op_timing op_time(const op_cost& op, const gpu_spec& gpu,
-                                                  compute_precision precision,
-                                                  const efficiency& eff = {}) {
+GPUCALC_DETAIL_HOT GPUCALC_DETAIL_INLINE constexpr op_timing op_time(const op_cost& op,
+                                                                     const gpu_spec& gpu,
+                                                                     compute_precision precision,
+                                                                     const efficiency& eff = {}) {
     return op_time(op, peak(gpu, precision), gpu.memory_bandwidth, eff);
 }
 
