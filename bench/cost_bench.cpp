@@ -155,10 +155,10 @@ void check_rent_vs_buy(const gpucalc::ownership& o, gpucalc::gpu_price cloud, do
     const gpucalc::breakeven lib = library_rent_vs_buy(o, cloud, u);
     const raw_breakeven raw = raw_rent_vs_buy(raw_of(o), cloud.value(), u);
     twin::expect_same("breakeven utilization", lib.utilization, raw.utilization);
-    twin::expect_same("reached", lib.reached ? 1.0 : 0.0, raw.reached ? 1.0 : 0.0);
+    twin::expect_same("reached", lib.reached, raw.reached);
     twin::expect_same("owned at full", lib.owned_at_full, raw.owned_at_full);
     twin::expect_same("payback", lib.payback, raw.payback);
-    twin::expect_same("pays back", lib.pays_back ? 1.0 : 0.0, raw.pays_back ? 1.0 : 0.0);
+    twin::expect_same("pays back", lib.pays_back, raw.pays_back);
 }
 
 // The twin must agree with the library before it is timed: straight-line, and with a cost of

@@ -198,8 +198,7 @@ void check_inference(const gpucalc::transformer& m, const gpucalc::inference_set
     twin::expect_same("inference overhead", lib.overhead, raw.overhead);
     twin::expect_same("inference total", lib.total, raw.total);
     twin::expect_same("inference kv per token", lib.kv_cache_per_token, raw.kv_cache_per_token);
-    twin::expect_same("inference cached tokens", static_cast<double>(lib.cached_tokens_per_sequence),
-                      static_cast<double>(raw.cached_tokens_per_sequence));
+    twin::expect_same("inference cached tokens", lib.cached_tokens_per_sequence, raw.cached_tokens_per_sequence);
 }
 
 void check_training(const gpucalc::transformer& m, const gpucalc::training_setup& s) {

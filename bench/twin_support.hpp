@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <type_traits>
 #include <vector>
 
 #include <benchmark/benchmark.h>
@@ -64,6 +65,15 @@ inline void expect_same(const char* what, double library, double raw) {
 template <class Unit>
 void expect_same(const char* what, const boost::units::quantity<Unit, double>& library, double raw) {
     expect_same(what, library.value(), raw);
+}
+
+/// The same for a count, a flag or an enum (a bound): equal, or abort.
+template <class T, class = std::enable_if_t<std::is_integral<T>::value || std::is_enum<T>::value>>
+void expect_same(const char* what, T library, T raw) {
+    if (!(library == raw)) {
+        std::fprintf(stderr, "twin disagrees on %s\n", what);
+        std::abort();
+    }
 }
 
 /// precision.hpp's storage_size, in bytes.
