@@ -136,6 +136,79 @@ TEST_CASE("spot: Daly's interval minimizes his expected wall-clock time") {
     CHECK_FALSE(spot_cost(stormy).spot_is_cheaper);
 }
 
+TEST_CASE("spot: the overhead's parts are never negative and add up to Daly's wall time") {
+    // Issue 9's reproduction: 100 h of work on 8 GPUs, M = 4 h, delta = 5 min, R = 2 h, at
+    // Daly's interval. Billing every preemption a full restart gave lost work of -9.1 h.
+    // Hand-derived split (Daly's renewal model, see spot_cost): tau = 45.71 min from Eq. 37,
+    // s = tau + delta, x = s/M = 0.2113, segments N = T_s/tau = 131.26;
+    //   T_w = N·M·e^{R/M}·(e^x − 1)     = 203.67 h
+    //   checkpointing = N·delta          =  10.938 h
+    //   lost work = N·M·(e^x − 1 − x)    =  12.592 h
+    //   restarting = N·M·(e^x − 1)·(e^{R/M} − 1) = 80.136 h
+    // (evaluated to 5 significant figures by hand with a calculator; they sum to T_w).
+    spot_job j{};
+    j.work = 100.0_h;
+    j.gpus = 8.0_gpu;
+    j.on_demand = 2.0_usd_per_gpu_hour;
+    j.discount = 0.6;
+    j.mean_time_between_preemptions = 4.0_h;
+    j.checkpoint_time = 5.0_min;
+    j.restart_time = 2.0_h;
+    const spot_estimate e = spot_cost(j);
+    const auto close = [](double value, double printed) {
+        return approx_equal(value, printed, 5e-5);  // printed to 5 significant figures
+    };
+    CHECK(close(in<minutes>(e.interval), 45.713));
+    CHECK(close(in<hours>(e.wall_time), 203.67));
+    CHECK(close(in<hours>(e.checkpointing), 10.938));
+    CHECK(close(in<hours>(e.lost_work), 12.592));
+    CHECK(close(in<hours>(e.restarting), 80.136));
+    CHECK(close(e.preemptions, 50.917));
+    // The second reproduction: M = 1 h, R = 1 h gave lost work of -5.15 days.
+    j.mean_time_between_preemptions = 1.0_h;
+    j.restart_time = 1.0_h;
+    const spot_estimate f = spot_cost(j);
+    CHECK(close(in<hours>(f.wall_time), 421.24));
+    CHECK(close(in<hours>(f.lost_work), 31.462));
+    CHECK(close(in<hours>(f.restarting), 266.27));
+    CHECK(close(in<hours>(f.checkpointing), 23.502));
+
+    // Over a grid from minutes between preemptions to a century, every part is >= 0 and
+    // work + checkpointing + restarting + lost work = T_w to 1e-9.
+    int cases = 0;
+    for (const duration& m : {15.0_min, 1.0_h, 4.0_h, 24.0_h, 1000.0_h, 1e6_h}) {
+        for (const duration& delta : {1.0_s, 5.0_min, 1.0_h}) {
+            for (const duration& r : {0.0_s, 10.0_min, 2.0_h, 24.0_h}) {
+                for (const duration& tau : {0.0_s, 1.0_s, 10.0_min, 10.0_h}) {
+                    spot_job g = j;
+                    g.mean_time_between_preemptions = m;
+                    g.checkpoint_time = delta;
+                    g.restart_time = r;
+                    g.interval = tau;
+                    const spot_estimate s = spot_cost(g);
+                    INFO("M = ", m, ", delta = ", delta, ", R = ", r, ", tau = ", s.interval);
+                    CHECK(std::isfinite(in<seconds>(s.wall_time)));
+                    CHECK(s.checkpointing > 0.0_s);
+                    CHECK(s.lost_work >= 0.0_s);
+                    CHECK(s.restarting >= 0.0_s);
+                    CHECK(s.preemptions >= 0.0);
+                    CHECK(approx_equal(s.wall_time, g.work + s.checkpointing + s.restarting + s.lost_work));
+                    ++cases;
+                }
+            }
+        }
+    }
+    CHECK(cases == 6 * 3 * 4 * 4);
+    // With preemptions a century apart, the exact rework (about N·s²/(2M)) is tiny but positive:
+    // the direct e^x − 1 − x would cancel to zero or below.
+    spot_job rare = j;
+    rare.mean_time_between_preemptions = 1e6_h;
+    rare.interval = 1.0_h;
+    const spot_estimate q = spot_cost(rare);
+    const double s_h = 1.0 + 5.0 / 60.0;
+    CHECK(approx_equal(in<hours>(q.lost_work), 100.0 * s_h * s_h / 2e6 * (1.0 + s_h / 3e6), 1e-6));
+}
+
 TEST_CASE("owning: straight-line depreciation, cost of capital, power by utilization") {
     ownership o = dgx_h100();
     o.residual_value = 0.1;

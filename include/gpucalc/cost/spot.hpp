@@ -60,18 +60,46 @@ struct spot_estimate {
     duration interval{};       ///< the checkpoint interval used
     duration wall_time{};      ///< expected wall-clock time, preemptions included
     double overhead = 0.0;     ///< wall_time ÷ work − 1: checkpoints, lost work and restarts
-    double preemptions = 0.0;  ///< expected number: wall_time ÷ M
-    duration checkpointing{};  ///< writing checkpoints: (work ÷ interval) × δ
-    duration restarting{};     ///< preemptions × R
-    duration lost_work{};      ///< recomputed work: wall time − work − checkpointing − restarting
+    /// Expected preemptions, those that strike during a restart included: wall_time ÷ M.
+    double preemptions = 0.0;
+    /// The three parts of the overhead, each ≥ 0, which add up with the work to wall_time
+    /// (derived from Daly's renewal model; see spot_cost and docs/cost.md):
+    duration checkpointing{};  ///< checkpoints that complete: (work ÷ interval) × δ
+    /// Restarts, those cut short by another preemption included: (work ÷ τ)·M·(e^{s/M} − 1)·
+    /// (e^{R/M} − 1), with s = τ + δ.
+    duration restarting{};
+    /// Rework: segments (computing or checkpointing) cut short by a preemption and run again:
+    /// (work ÷ τ)·M·(e^{s/M} − 1 − s/M).
+    duration lost_work{};
     money spot_cost{};         ///< discounted price × GPUs × wall time
     money on_demand_cost{};    ///< on-demand price × GPUs × work (no preemptions, no checkpoints)
     bool spot_is_cheaper = false;
 };
 
+namespace detail {
+/// e^x − 1 − x for x ≥ 0, without the cancellation of the direct form for small x: its Taylor
+/// series x²/2 + x³/6 + x⁴/24 + x⁵/120 + x⁶/720 below 10⁻³, where the next term is under 10⁻¹⁸
+/// of the sum. Never negative, so rework computed from it never is either.
+inline double expm1_minus_x(double x) {
+    constexpr double series_below = 1e-3;
+    if (x < series_below) {
+        return x * x * (1.0 / 2.0 + x * (1.0 / 6.0 + x * (1.0 / 24.0 + x * (1.0 / 120.0 + x / 720.0))));
+    }
+    return std::expm1(x) - x;
+}
+}  // namespace detail
+
 /// Daly 2006, Eq. 20: the expected wall-clock time of T_s of work checkpointed every τ, with
 /// checkpoint time δ, restart time R and exponentially distributed interrupts of mean M:
 /// T_w = M·e^{R/M}·(e^{(τ+δ)/M} − 1)·T_s/τ. The cost is the spot price over that time.
+///
+/// The breakdown follows from the same model (derived here; docs/cost.md gives the steps). The
+/// work runs as T_s/τ segments of s = τ + δ, each retried until it runs s without a preemption,
+/// and every preemption is followed by a restart of R that is itself retried when preempted.
+/// Per segment, with x = s/M: e^x − 1 failed attempts, which run M·(e^x − 1) − s in all
+/// (rework); each is followed by a restart phase of expected length M·(e^{R/M} − 1); and the
+/// successful attempt runs τ of work and δ of checkpoint. These sum to Eq. 20's
+/// M·e^{R/M}·(e^x − 1) exactly.
 inline spot_estimate spot_cost(const spot_job& job) {
     constexpr const char* function = "spot_cost";
     detail::require_positive(function, "work", job.work);
@@ -106,12 +134,16 @@ inline spot_estimate spot_cost(const spot_job& job) {
                               "must be under 700 x mean_time_between_preemptions (the job would "
                               "practically never finish)");
     }
-    e.wall_time = make<seconds>(m * std::exp(r / m) * (std::exp((tau + delta) / m) - 1.0) * ts / tau);
+    const double segments = ts / tau;
+    const double x = (tau + delta) / m;
+    const double failed_attempts = std::expm1(x);  // per segment: e^x − 1
+    // expm1 keeps e^x − 1 exact when preemptions are rare (x ≪ 1), where exp(x) − 1 cancels.
+    e.wall_time = make<seconds>(m * std::exp(r / m) * failed_attempts * segments);
     e.overhead = in<seconds>(e.wall_time) / ts - 1.0;
     e.preemptions = in<seconds>(e.wall_time) / m;
-    e.checkpointing = make<seconds>(ts / tau * delta);
-    e.restarting = e.preemptions * job.restart_time;
-    e.lost_work = e.wall_time - job.work - e.checkpointing - e.restarting;
+    e.checkpointing = make<seconds>(segments * delta);
+    e.restarting = make<seconds>(segments * failed_attempts * m * std::expm1(r / m));
+    e.lost_work = make<seconds>(segments * m * detail::expm1_minus_x(x));
     e.spot_cost = job_cost(job.gpus, e.wall_time, discounted(job.on_demand, job.discount));
     e.on_demand_cost = job_cost(job.gpus, job.work, job.on_demand);
     e.spot_is_cheaper = e.spot_cost < e.on_demand_cost;
