@@ -329,6 +329,66 @@ TEST_CASE("largest batch and context: fit at the answer, not one above") {
     CHECK(max_batch_for_inference(cat::llama_2_70b, inference_setup{}, cat::l4) == 0);
 }
 
+TEST_CASE("largest batch, context and micro-batch at long contexts: answers, not throws") {
+    // Each answer is derived by hand from the footprint's parts. On an 80 GiB H100 the runtime
+    // takes 0.5 GiB of CUDA context (+0.5 GiB of NCCL buffers when TP > 1) and 5% of the
+    // tensors, so tensors may use (80 − 0.5) / 1.05 = 75.71 GiB (75.24 GiB with TP).
+    //
+    // Llama-3-8B at 128k context, 16 bits: weights 8.03e9 × 2 B = 14.96 GiB; each sequence's
+    // KV cache is 131,072 tokens × 128 KiB = 16 GiB; activations 0.21 GiB. Batch 3 needs
+    // 63.2 GiB, batch 4 needs 79.2 GiB: the answer is 3. (Before issue 9 the search probed
+    // batch 2^20, whose 2^20 × 2^17 × 128,256 tokens-by-vocabulary tripped the 2^53 guard.)
+    inference_setup s{};
+    s.context = 131072;
+    CHECK(max_batch_for_inference(cat::llama_3_8b, s, cat::h100_sxm) == 3);
+
+    // Llama-3.1-405B at 128k, fp8 linear weights (bf16 embeddings and head), TP 8 on H100s:
+    // 401.6e9 linear parameters at 1 B and 4.2e9 embedding-class at 2 B, each ÷ 8, are
+    // 47.74 GiB per GPU; one KV head per GPU gives 126 × 128 × 2 × 2 B = 63 KiB per token,
+    // 7.875 GiB per sequence; activations 0.20 GiB. (75.24 − 47.74 − 0.20) / 7.875 = 3.47.
+    inference_setup big{};
+    big.context = 131072;
+    big.weights = formats::fp8_e4m3;
+    big.tensor_parallel = 8;
+    CHECK(max_batch_for_inference(cat::llama_3_1_405b, big, cat::h100_sxm) == 3);
+    // At batch 1 its full trained 128k context fits (the default limit), and with no limit
+    // the longest is (75.24 GiB − 47.74 GiB − 0.20 GiB) / 63 KiB = 454,263 tokens.
+    big.batch = 1;
+    CHECK(max_context_for_inference(cat::llama_3_1_405b, big, cat::h100_sxm) == 131072);
+    CHECK(max_context_for_inference(cat::llama_3_1_405b, big, cat::h100_sxm, 0.0,
+                                    std::int64_t{1} << 40) == 454263);
+
+    // Mistral-7B's sliding window caps its cache at 4,096 tokens, so every context fits; the
+    // answer stops at the largest context the counts stay exact for: the largest c with
+    // c × 32,000 < 2^53, which is 281,474,976,710.
+    inference_setup window{};
+    window.batch = 1;
+    CHECK(max_context_for_inference(cat::mistral_7b, window, cat::h100_sxm, 0.0,
+                                    std::int64_t{1} << 40) == 281474976710);
+
+    // Training Llama-3-8B at sequence 8,192 with ZeRO-3 over 8 H100s, full recompute: model
+    // states are 16 B × 8.03e9 ÷ 8 = 14.96 GiB. Per micro-batch, activations are
+    // s·(32 layers × 2h·2 B + the recomputed layer's rebuilt 131,200 B + the output layer's
+    // 2h·2 B + fp32 logits 4·vocab) = 8,192 × 922,752 B = 7.04 GiB (Korthikanti et al. 2022
+    // §5 and §4.3, generalized to GQA and a gated MLP). (75.24 − 14.96) / 7.04 = 8.56.
+    // The search's limit of 2^30 once tripped the micro_batch × sequence × hidden guard.
+    training_setup t{};
+    t.sequence = 8192;
+    t.recompute = recompute::full;
+    t.parallel.data = 8;
+    t.parallel.zero_stage = 3;
+    CHECK(max_micro_batch_for_training(cat::llama_3_8b, t, cat::h100_sxm, 0.0,
+                                       std::int64_t{1} << 30) == 8);
+
+    // A bad limit is an error, not a default.
+    CHECK_THROWS_WITH_AS(max_context_for_inference(cat::llama_3_8b, s, cat::h100_sxm, 0.0, -5),
+                         "max_context_for_inference: limit = -5 must be >= 0 (0 means the "
+                         "model's max_context)",
+                         invalid_input);
+    CHECK_THROWS_WITH_AS(max_batch_for_inference(cat::llama_3_8b, s, cat::h100_sxm, 0.0, 0),
+                         "max_batch_for_inference: limit = 0 must be >= 1", invalid_input);
+}
+
 TEST_CASE("smallest MIG profile that holds a job") {
     // A100 80GB profiles (MIG user guide; nvidia-smi sizes): 1g.10gb holds 9.5 GiB.
     CHECK(std::string(smallest_mig_profile(cat::a100_80gb_sxm, 5.0_GiB)->name) == "1g.10gb");

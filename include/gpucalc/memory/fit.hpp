@@ -160,49 +160,89 @@ constexpr training_plan min_gpus_for_training(const transformer& m, training_set
 
 /// The largest value in [1, limit] for which `fits_at` holds, assuming it holds for all smaller
 /// values once it holds for a value (memory grows with batch and context); 0 if none.
-template <class Predicate>
-constexpr std::int64_t largest_that_fits(std::int64_t limit, Predicate fits_at) {
-    detail::require_count("largest_that_fits", "limit", limit);
+/// `admissible` says whether a value passes the checks of the function `fits_at` calls; those
+/// checks cap a count (for example batch × context × vocab below 2^53), so the admissible values
+/// are a prefix of [1, limit]. A value beyond it is never probed: it counts as not fitting, so a
+/// valid question is never answered with the checks' exception. Value 1 is always probed, so a
+/// setup that is invalid on its own still gets its error.
+template <class Admissible, class Predicate>
+constexpr std::int64_t largest_that_fits(const char* function, std::int64_t limit,
+                                         Admissible admissible, Predicate fits_at) {
+    detail::require_count(function, "limit", limit);
+    const auto fits_if_admissible = [&](std::int64_t value) {
+        return admissible(value) && fits_at(value);
+    };
     if (!fits_at(1)) return 0;
-    if (fits_at(limit)) return limit;
+    if (fits_if_admissible(limit)) return limit;
     std::int64_t low = 1, high = limit;  // low fits, high does not
     while (high - low > 1) {
         const std::int64_t mid = low + (high - low) / 2;
-        if (fits_at(mid)) low = mid; else high = mid;
+        if (fits_if_admissible(mid)) low = mid; else high = mid;
     }
     return low;
 }
 
-/// The largest batch (sequences at `setup.context`) that fits on `gpu`; 0 if not even one.
+/// The largest batch (sequences at `setup.context`) that fits on `gpu`, up to `limit`; 0 if not
+/// even one. Batches whose batch × context × vocab reaches 2^53 count as not fitting (at a
+/// 128k vocabulary and 128k context that is a batch of 548,000, far past any GPU's memory).
 constexpr std::int64_t max_batch_for_inference(const transformer& m, inference_setup setup,
                                                const gpu_spec& gpu, double headroom = 0.0,
                                                std::int64_t limit = 1 << 20) {
-    return largest_that_fits(limit, [&](std::int64_t batch) {
-        setup.batch = batch;
-        return fits(inference_memory_per_gpu(m, setup), gpu, headroom).ok;
-    });
+    return largest_that_fits(
+        "max_batch_for_inference", limit,
+        [&](std::int64_t batch) {
+            setup.batch = batch;
+            return detail::tokens_by_vocab(m, setup) < detail::largest_exact_count;
+        },
+        [&](std::int64_t batch) {
+            setup.batch = batch;
+            return fits(inference_memory_per_gpu(m, setup), gpu, headroom).ok;
+        });
 }
 
 /// The longest context (tokens per sequence, at `setup.batch`) that fits on `gpu`, up to
-/// `limit` (default: the model's trained context); 0 if not even one token.
+/// `limit`; 0 if not even one token. A `limit` of 0 means the model's trained context
+/// (`max_context`), or 2^20 when the model states none. Contexts whose batch × context × vocab
+/// reaches 2^53 count as not fitting; only a sliding-window model, whose cache stops growing,
+/// can reach that cap.
 constexpr std::int64_t max_context_for_inference(const transformer& m, inference_setup setup,
                                                  const gpu_spec& gpu, double headroom = 0.0,
                                                  std::int64_t limit = 0) {
-    const std::int64_t cap = limit > 0 ? limit : (m.max_context > 0 ? m.max_context : 1 << 20);
-    return largest_that_fits(cap, [&](std::int64_t context) {
-        setup.context = context;
-        return fits(inference_memory_per_gpu(m, setup), gpu, headroom).ok;
-    });
+    constexpr const char* function = "max_context_for_inference";
+    if (limit < 0) {
+        detail::throw_invalid(function, "limit", static_cast<double>(limit), "",
+                              "must be >= 0 (0 means the model's max_context)");
+    }
+    constexpr std::int64_t without_max_context = 1 << 20;
+    const std::int64_t cap =
+        limit > 0 ? limit : (m.max_context > 0 ? m.max_context : without_max_context);
+    return largest_that_fits(
+        function, cap,
+        [&](std::int64_t context) {
+            setup.context = context;
+            return detail::tokens_by_vocab(m, setup) < detail::largest_exact_count;
+        },
+        [&](std::int64_t context) {
+            setup.context = context;
+            return fits(inference_memory_per_gpu(m, setup), gpu, headroom).ok;
+        });
 }
 
-/// The largest micro-batch that fits for training; 0 if not even one.
+/// The largest micro-batch that fits for training, up to `limit`; 0 if not even one.
+/// Micro-batches whose micro_batch × sequence × hidden reaches 2^53 count as not fitting.
 constexpr std::int64_t max_micro_batch_for_training(const transformer& m, training_setup setup,
                                                     const gpu_spec& gpu, double headroom = 0.0,
                                                     std::int64_t limit = 1 << 16) {
-    return largest_that_fits(limit, [&](std::int64_t b) {
-        setup.micro_batch = b;
-        return fits(training_memory_per_gpu(m, setup), gpu, headroom).ok;
-    });
+    return largest_that_fits(
+        "max_micro_batch_for_training", limit,
+        [&](std::int64_t b) {
+            setup.micro_batch = b;
+            return detail::tokens_by_width(m, setup) < detail::largest_exact_count;
+        },
+        [&](std::int64_t b) {
+            setup.micro_batch = b;
+            return fits(training_memory_per_gpu(m, setup), gpu, headroom).ok;
+        });
 }
 
 /// The smallest MIG profile of `gpu` (by memory, then compute slices) that holds `required`;

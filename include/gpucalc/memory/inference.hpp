@@ -57,6 +57,13 @@ struct inference_memory {
 };
 
 namespace detail {
+/// batch × context × vocab, the largest count a serving evaluation forms: it must stay below
+/// 2^53, where counts stop being exact. The searches in fit.hpp ask this before they probe.
+constexpr double tokens_by_vocab(const transformer& m, const inference_setup& setup) {
+    return static_cast<double>(setup.batch) * static_cast<double>(setup.context) *
+           static_cast<double>(m.vocab);
+}
+
 /// The serving setup's shape checks (counts, parallel degrees, paging), which involve no
 /// quantity; the overhead is checked on its own.
 constexpr void check(const transformer& m, const inference_setup& setup, const char* function) {
@@ -64,10 +71,8 @@ constexpr void check(const transformer& m, const inference_setup& setup, const c
     require_count(function, "batch", setup.batch);
     require_count(function, "context", setup.context);
     require_count(function, "max_tokens_per_step", setup.max_tokens_per_step);
-    const double tokens_by_vocab = static_cast<double>(setup.batch) *
-                                   static_cast<double>(setup.context) * static_cast<double>(m.vocab);
-    if (!(tokens_by_vocab < largest_exact_count)) {
-        throw_invalid(function, "batch x context x vocab", tokens_by_vocab, "",
+    if (!(tokens_by_vocab(m, setup) < largest_exact_count)) {
+        throw_invalid(function, "batch x context x vocab", tokens_by_vocab(m, setup), "",
                       "must stay below 2^53, where counts stop being exact");
     }
     if (setup.kv_block_tokens < 0) {

@@ -122,16 +122,21 @@ constexpr void check_zero_stage(std::int64_t stage, const char* function) {
     }
 }
 
+/// micro_batch × sequence × hidden, the largest count a training evaluation forms: it must stay
+/// below 2^53, where counts stop being exact. The searches in fit.hpp ask this before they probe.
+constexpr double tokens_by_width(const transformer& m, const training_setup& t) {
+    return static_cast<double>(t.micro_batch) * static_cast<double>(t.sequence) *
+           static_cast<double>(m.hidden);
+}
+
 /// The training setup's shape checks (counts, parallel degrees, ZeRO, offload, LoRA), which
 /// involve no quantity; the overhead is checked on its own.
 constexpr void check(const transformer& m, const training_setup& t, const char* function) {
     gpucalc::check(m, function);
     require_count(function, "micro_batch", t.micro_batch);
     require_count(function, "sequence", t.sequence);
-    const double tokens_by_width = static_cast<double>(t.micro_batch) *
-                                   static_cast<double>(t.sequence) * static_cast<double>(m.hidden);
-    if (!(tokens_by_width < largest_exact_count)) {
-        throw_invalid(function, "micro_batch x sequence x hidden", tokens_by_width, "",
+    if (!(tokens_by_width(m, t) < largest_exact_count)) {
+        throw_invalid(function, "micro_batch x sequence x hidden", tokens_by_width(m, t), "",
                       "must stay below 2^53, where counts stop being exact");
     }
     check_tensor_parallel(m, t.parallel.tensor, function);
