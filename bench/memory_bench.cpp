@@ -22,7 +22,7 @@ std::vector<std::int64_t> varied(std::int64_t low, std::int64_t high) { return t
 
 // --- raw-double twins ---------------------------------------------------------------------------
 
-/// memory/overhead.hpp's runtime_overhead, in bytes.
+/// workload.hpp's runtime_overhead, in bytes.
 struct raw_overhead {
     double cuda_context, fragmentation, communication_buffers;
 };
@@ -32,6 +32,7 @@ raw_overhead raw_of(const gpucalc::runtime_overhead& o) {
             gpucalc::in<gpucalc::bytes>(o.communication_buffers)};
 }
 
+/// workload.hpp's detail::check(runtime_overhead), transliterated.
 inline void raw_check(const raw_overhead& o, const char* function) {
     detail::require_non_negative(function, "overhead.cuda_context", o.cuda_context, "B");
     detail::require_non_negative(function, "overhead.communication_buffers", o.communication_buffers, "B");
@@ -40,6 +41,7 @@ inline void raw_check(const raw_overhead& o, const char* function) {
     }
 }
 
+/// memory/overhead.hpp's detail::overhead_for(), transliterated.
 GPUCALC_DETAIL_INLINE inline double raw_overhead_for(const raw_overhead& o, double tensors, bool parallel) {
     return o.cuda_context + o.fragmentation * tensors + (parallel ? o.communication_buffers : 0.0);
 }
@@ -50,32 +52,32 @@ struct raw_inference_memory {
     std::int64_t cached_tokens_per_sequence;
 };
 
-/// inference_memory_per_gpu(), transliterated. `shape` supplies the counts and formats; its
-/// overhead is `overhead`, in bytes.
+/// inference_memory_per_gpu(), transliterated. `setup` supplies the counts, layout and formats;
+/// its overhead is `overhead`, in bytes.
 [[gnu::flatten, gnu::noinline]] raw_inference_memory raw_inference(const gpucalc::transformer& m,
-                                                                   const gpucalc::inference_setup& shape,
+                                                                   const gpucalc::serving_setup& setup,
                                                                    const raw_overhead& overhead) {
     constexpr const char* function = "inference_memory";
-    detail::check(m, shape, function);
+    detail::check(m, setup, function);
     raw_check(overhead, function);
-    const std::int64_t tp = shape.tensor_parallel;
-    const std::int64_t pp = shape.pipeline_parallel;
+    const std::int64_t tp = setup.parallel.tensor;
+    const std::int64_t pp = setup.parallel.pipeline;
 
     raw_inference_memory r{};
     const detail::stage_weights w = detail::weights_on_worst_stage(m, tp, pp, 1);
-    r.weights = twin::storage(w.linear, shape.weights) + twin::storage(w.embedding_class, shape.embeddings);
+    r.weights = twin::storage(w.linear, setup.weights) + twin::storage(w.embedding_class, setup.embeddings);
 
-    std::int64_t cached = gpucalc::attended_tokens(m, shape.context);
-    if (shape.kv_block_tokens > 0) cached = detail::ceil_div(cached, shape.kv_block_tokens) * shape.kv_block_tokens;
+    std::int64_t cached = gpucalc::attended_tokens(m, setup.context);
+    if (setup.kv_block_tokens > 0) cached = detail::ceil_div(cached, setup.kv_block_tokens) * setup.kv_block_tokens;
     r.cached_tokens_per_sequence = cached;
-    r.kv_cache_per_token = twin::storage(detail::kv_elements_per_token(m, tp, w.layers), shape.kv_cache);
-    r.kv_cache = static_cast<double>(shape.batch * cached) * r.kv_cache_per_token;
+    r.kv_cache_per_token = twin::storage(detail::kv_elements_per_token(m, tp, w.layers), setup.kv_cache);
+    r.kv_cache = static_cast<double>(setup.batch * cached) * r.kv_cache_per_token;
 
-    const std::int64_t all_tokens = shape.batch * shape.context;
-    const std::int64_t step_tokens = all_tokens < shape.max_tokens_per_step ? all_tokens : shape.max_tokens_per_step;
-    const double logits_bytes = 4.0 * static_cast<double>(shape.batch * m.vocab) / static_cast<double>(tp);
+    const std::int64_t all_tokens = setup.batch * setup.context;
+    const std::int64_t step_tokens = all_tokens < setup.max_tokens_per_step ? all_tokens : setup.max_tokens_per_step;
+    const double logits_bytes = 4.0 * static_cast<double>(setup.batch * m.vocab) / static_cast<double>(tp);
     r.activations = twin::storage(static_cast<double>(step_tokens) * detail::workspace_elements_per_token(m, tp),
-                                  shape.activations) +
+                                  setup.activations) +
                     logits_bytes;
 
     const double tensors = r.weights + r.kv_cache + r.activations;
@@ -84,19 +86,18 @@ struct raw_inference_memory {
     return r;
 }
 
-/// memory/training.hpp's model_states, in bytes, and shard_model_states() transliterated.
+/// memory/training.hpp's model_states, in bytes, and detail::shard_model_states() transliterated.
 struct raw_model_states {
     double weights, gradients, optimizer_states;
 };
 
-inline raw_model_states raw_shard_model_states(double parameters, const gpucalc::training_setup& setup,
-                                               std::int64_t data_parallel) {
-    const std::int64_t stage = setup.parallel.zero_stage;
-    const double dp = static_cast<double>(data_parallel);
+inline raw_model_states raw_shard_model_states(double parameters, const gpucalc::training_job& job,
+                                               std::int64_t zero_stage, double ranks) {
     raw_model_states r{};
-    r.weights = twin::storage(parameters / (stage >= 3 ? dp : 1.0), setup.parameters);
-    r.gradients = twin::storage(parameters / (stage >= 2 ? dp : 1.0), setup.gradients);
-    r.optimizer_states = parameters * detail::optimizer_bytes_per_parameter(setup) / (stage >= 1 ? dp : 1.0);
+    r.weights = twin::storage(parameters / (zero_stage >= 3 ? ranks : 1.0), job.parameters);
+    r.gradients = twin::storage(parameters / (zero_stage >= 2 ? ranks : 1.0), job.gradients);
+    r.optimizer_states =
+        parameters * detail::optimizer_bytes_per_parameter(job) / (zero_stage >= 1 ? ranks : 1.0);
     return r;
 }
 
@@ -106,90 +107,97 @@ struct raw_training_memory {
         activations_per_layer;
 };
 
-/// training_memory_per_gpu(), transliterated. `shape` supplies the counts, formats and flags;
-/// its overhead is `overhead`, in bytes.
+/// training_memory_per_gpu(), transliterated. `job` and `strategy` supply the counts, layout,
+/// formats and flags; the job's overhead is `overhead`, in bytes.
 [[gnu::flatten, gnu::noinline]] raw_training_memory raw_training(const gpucalc::transformer& m,
-                                                                 const gpucalc::training_setup& shape,
+                                                                 const gpucalc::training_job& job,
+                                                                 const gpucalc::training_strategy& strategy,
                                                                  const raw_overhead& overhead) {
     constexpr const char* function = "training_memory";
-    detail::check(m, shape, function);
+    detail::check(m, job, strategy, function);
     raw_check(overhead, function);
-    const gpucalc::parallelism& par = shape.parallel;
+    const gpucalc::parallel_layout& par = strategy.parallel;
     const detail::stage_weights w = detail::weights_on_worst_stage(m, par.tensor, par.pipeline, par.expert);
     const double stage_parameters = w.linear + w.embedding_class;
-    const std::int64_t expert_data = detail::exact_quotient(par.data, par.expert);
+    const double cp = static_cast<double>(par.context_parallel);
+    const double dense_ranks = static_cast<double>(par.data) * cp;
+    const double expert_ranks = static_cast<double>(detail::exact_quotient(par.data, par.expert)) * cp;
+    const std::int64_t stage = par.zero_stage;
 
     raw_training_memory r{};
-    gpucalc::storage_format resident_format = shape.parameters;
-    if (shape.lora.enabled) {
-        resident_format = shape.lora.frozen_base;
-        const double p3 = par.zero_stage >= 3 ? static_cast<double>(par.data) : 1.0;
-        const double p3_experts = par.zero_stage >= 3 ? static_cast<double>(expert_data) : 1.0;
-        r.weights = twin::storage((w.linear - w.experts) / p3 + w.experts / p3_experts, shape.lora.frozen_base) +
-                    twin::storage(w.embedding_class / p3, shape.parameters);
-        const double adapter = static_cast<double>(gpucalc::lora_parameter_count(m, shape.lora.adapter)) /
+    gpucalc::storage_format resident_format = job.parameters;
+    if (job.lora.enabled) {
+        resident_format = job.lora.frozen_base;
+        const double p3 = stage >= 3 ? dense_ranks : 1.0;
+        const double p3_experts = stage >= 3 ? expert_ranks : 1.0;
+        r.weights = twin::storage((w.linear - w.experts) / p3 + w.experts / p3_experts, job.lora.frozen_base) +
+                    twin::storage(w.embedding_class / p3, job.parameters);
+        const double adapter = static_cast<double>(gpucalc::lora_parameter_count(m, job.lora.adapter)) /
                                static_cast<double>(par.tensor * par.pipeline);
-        const raw_model_states trained = raw_shard_model_states(adapter, shape, par.data);
+        const raw_model_states trained = raw_shard_model_states(adapter, job, stage, dense_ranks);
         r.weights += trained.weights;
         r.gradients = trained.gradients;
         r.optimizer_states = trained.optimizer_states;
     } else {
-        const raw_model_states dense = raw_shard_model_states(stage_parameters - w.experts, shape, par.data);
+        const raw_model_states dense = raw_shard_model_states(stage_parameters - w.experts, job, stage, dense_ranks);
         r.weights = dense.weights;
         r.gradients = dense.gradients;
         r.optimizer_states = dense.optimizer_states;
         if (w.experts > 0.0) {
-            const raw_model_states experts = raw_shard_model_states(w.experts, shape, expert_data);
+            const raw_model_states experts = raw_shard_model_states(w.experts, job, stage, expert_ranks);
             r.weights += experts.weights;
             r.gradients += experts.gradients;
             r.optimizer_states += experts.optimizer_states;
         }
     }
-    if (shape.offload_optimizer) {
+    if (strategy.offload_optimizer) {
         r.host_memory += r.optimizer_states + r.gradients;
         r.optimizer_states = 0.0;
         r.gradients = 0.0;
     }
-    if (shape.offload_parameters) {
+    if (strategy.offload_parameters) {
         const double layer = w.linear / w.layers;
         const double unit = layer > w.embedding_class ? layer : w.embedding_class;
         r.host_memory += r.weights;
         r.weights = twin::storage(2.0 * unit, resident_format);
     }
 
-    const double per_layer = detail::layer_activation_bytes(m, shape, shape.recompute);
+    const double per_layer = detail::layer_activation_bytes(m, job, strategy, strategy.recompute);
     r.activations_per_layer = per_layer;
     const std::int64_t p = par.pipeline;
-    const std::int64_t in_flight_wanted = par.microbatches_in_flight > 0 ? par.microbatches_in_flight : p;
-    const double in_flight = static_cast<double>(in_flight_wanted < p ? in_flight_wanted : p);
+    const std::int64_t per_step = detail::microbatches_per_step(job, strategy);
+    const double in_flight = static_cast<double>(per_step > 0 && per_step < p ? per_step : p);
     const double interleave_factor =
         par.interleave > 1 ? 1.0 + static_cast<double>(p - 1) / static_cast<double>(p * par.interleave) : 1.0;
     double activations = w.layers * in_flight * interleave_factor * per_layer;
-    if (shape.recompute != gpucalc::recompute::none) {
-        activations += detail::layer_activation_bytes(m, shape, gpucalc::recompute::none) - per_layer;
+    if (strategy.recompute != gpucalc::recompute::none) {
+        activations += detail::layer_activation_bytes(m, job, strategy, gpucalc::recompute::none) - per_layer;
     }
-    const double sbh = static_cast<double>(shape.sequence * shape.micro_batch * m.hidden);
+    const double local_tokens = static_cast<double>(job.sequence) / cp * static_cast<double>(strategy.micro_batch);
+    const double sbh = local_tokens * static_cast<double>(m.hidden);
     const double t = static_cast<double>(par.tensor);
     const bool sp = par.sequence_parallel && par.tensor > 1;
     const double replicated_share = sp ? 1.0 / t : 1.0;
-    if (shape.dropout) activations += sbh * in_flight * replicated_share;
+    if (job.dropout) activations += sbh * in_flight * replicated_share;
     if (p == 1) {
-        const double e = gpucalc::bytes_per_element({shape.activations.element});
-        activations += 2.0 * e * sbh * replicated_share +
-                       4.0 * sbh / static_cast<double>(m.hidden) * static_cast<double>(m.vocab) / t;
+        const double e = gpucalc::bytes_per_element({job.activations.element});
+        activations += 2.0 * e * sbh * replicated_share + 4.0 * local_tokens * static_cast<double>(m.vocab) / t;
     }
     r.activations = activations;
 
     const double tensors = r.weights + r.gradients + r.optimizer_states + r.activations;
-    const bool parallel = par.tensor * par.pipeline * par.data > 1;
+    const bool parallel = gpucalc::gpus_of(par) > 1;
     r.overhead = raw_overhead_for(overhead, tensors, parallel);
     r.total = tensors + r.overhead;
     return r;
 }
 
 // The twins must agree with the library, field by field, before they are timed against it: on a
-// dense model with GQA, and on an MoE with paging, pipelining, offload, recompute and LoRA.
-void check_inference(const gpucalc::transformer& m, const gpucalc::inference_setup& s) {
+// dense model with GQA, and on an MoE with paging, pipelining, offload, recompute and LoRA; in
+// training also with context parallelism (model states sharded over data x CP ranks), tensor
+// and sequence parallelism, and a global batch that leaves fewer micro-batches in flight than
+// pipeline stages.
+void check_inference(const gpucalc::transformer& m, const gpucalc::serving_setup& s) {
     const gpucalc::inference_memory lib = gpucalc::inference_memory_per_gpu(m, s);
     const raw_inference_memory raw = raw_inference(m, s, raw_of(s.overhead));
     twin::expect_same("inference weights", lib.weights, raw.weights);
@@ -201,9 +209,10 @@ void check_inference(const gpucalc::transformer& m, const gpucalc::inference_set
     twin::expect_same("inference cached tokens", lib.cached_tokens_per_sequence, raw.cached_tokens_per_sequence);
 }
 
-void check_training(const gpucalc::transformer& m, const gpucalc::training_setup& s) {
-    const gpucalc::training_memory lib = gpucalc::training_memory_per_gpu(m, s);
-    const raw_training_memory raw = raw_training(m, s, raw_of(s.overhead));
+void check_training(const gpucalc::transformer& m, const gpucalc::training_job& job,
+                    const gpucalc::training_strategy& strategy) {
+    const gpucalc::training_memory lib = gpucalc::training_memory_per_gpu(m, job, strategy);
+    const raw_training_memory raw = raw_training(m, job, strategy, raw_of(job.overhead));
     twin::expect_same("training weights", lib.weights, raw.weights);
     twin::expect_same("training gradients", lib.gradients, raw.gradients);
     twin::expect_same("training optimizer states", lib.optimizer_states, raw.optimizer_states);
@@ -215,46 +224,68 @@ void check_training(const gpucalc::transformer& m, const gpucalc::training_setup
 }
 
 void check_twins() {
-    gpucalc::inference_setup s{};
+    gpucalc::serving_setup s{};
     s.batch = 7;
     s.context = 3000;
-    s.tensor_parallel = 2;
+    s.parallel.tensor = 2;
     check_inference(cat::llama_3_8b, s);
-    s.pipeline_parallel = 4;
+    s.parallel.pipeline = 4;
     s.kv_block_tokens = 16;
     s.weights = gpucalc::formats::int4_g128;
     check_inference(cat::mixtral_8x7b, s);
 
-    gpucalc::training_setup t{};
+    gpucalc::training_job job{};
+    gpucalc::training_strategy t{};
     t.micro_batch = 2;
     t.parallel.data = 16;
     t.parallel.zero_stage = 3;
-    check_training(cat::llama_3_8b, t);
+    check_training(cat::llama_3_8b, job, t);
+    // Without pipelining (the output layer's terms), with CP, TP and sequence parallelism.
+    t.parallel.context_parallel = 4;
+    t.parallel.tensor = 2;
+    t.parallel.sequence_parallel = true;
+    job.dropout = true;
+    check_training(cat::llama_3_8b, job, t);
+    job.dropout = false;
+    t.parallel.context_parallel = 1;
+    t.parallel.tensor = 1;
+    t.parallel.sequence_parallel = false;
     t.parallel.pipeline = 4;
     t.parallel.interleave = 2;
     t.parallel.expert = 8;
     t.recompute = gpucalc::recompute::selective;
-    t.dropout = true;
+    job.dropout = true;
     t.offload_optimizer = true;
     t.offload_parameters = true;
-    check_training(cat::mixtral_8x7b, t);
-    t.lora.enabled = true;
-    t.lora.frozen_base = gpucalc::formats::nf4_double_quant;
+    check_training(cat::mixtral_8x7b, job, t);
+    // CP shards the model states (experts over data x CP / expert); a global batch of two
+    // micro-batches per rank leaves two of the four stages' micro-batches in flight.
+    t.parallel.context_parallel = 2;
+    job.global_batch = 2 * t.micro_batch * t.parallel.data;
+    check_training(cat::mixtral_8x7b, job, t);
+    job.global_batch = 0;
+    t.parallel.context_parallel = 1;
+    job.lora.enabled = true;
+    job.lora.frozen_base = gpucalc::formats::nf4_double_quant;
     t.offload_parameters = false;
-    check_training(cat::mixtral_8x7b, t);
+    check_training(cat::mixtral_8x7b, job, t);
+    t.parallel.context_parallel = 2;
+    t.parallel.zero_stage = 2;
+    check_training(cat::mixtral_8x7b, job, t);
 }
 
 // --- the timed loops ------------------------------------------------------------------------------
-// Both sides work on local copies of the model and setup, so neither folds the catalog's
-// constants, and both are called out of line: the twins are noinline, and the compiler keeps the
-// library's flattened functions out of line at this size (callgrind shows the calls). A noinline
-// wrapper around the library call would add a call and a copy the twin does not pay.
+// Both sides work on local copies of the model and the setup (or job and strategy), so neither
+// folds the catalog's constants, and both are called out of line: the twins are noinline, and
+// the compiler keeps the library's flattened functions out of line at this size (callgrind shows
+// the calls). A noinline wrapper around the library call would add a call and a copy the twin
+// does not pay.
 
 void BM_inference_memory_units(benchmark::State& state) {
     const auto batch = varied(1, 64), context = varied(128, 8192);
     const gpucalc::transformer model = cat::llama_3_8b;
-    gpucalc::inference_setup s{};
-    s.tensor_parallel = 2;
+    gpucalc::serving_setup s{};
+    s.parallel.tensor = 2;
     std::size_t i = 0;
     for (auto _ : state) {
         s.batch = batch[i];
@@ -270,8 +301,8 @@ BENCHMARK(BM_inference_memory_units);
 void BM_inference_memory_raw(benchmark::State& state) {
     const auto batch = varied(1, 64), context = varied(128, 8192);
     const gpucalc::transformer model = cat::llama_3_8b;
-    gpucalc::inference_setup s{};
-    s.tensor_parallel = 2;
+    gpucalc::serving_setup s{};
+    s.parallel.tensor = 2;
     const raw_overhead overhead = raw_of(s.overhead);
     std::size_t i = 0;
     for (auto _ : state) {
@@ -288,13 +319,14 @@ BENCHMARK(BM_inference_memory_raw);
 void BM_training_memory_units(benchmark::State& state) {
     const auto micro_batch = varied(1, 16), data = varied(1, 512);
     const gpucalc::transformer model = cat::llama_3_8b;
-    gpucalc::training_setup t{};
+    const gpucalc::training_job job{};
+    gpucalc::training_strategy t{};
     t.parallel.zero_stage = 3;
     std::size_t i = 0;
     for (auto _ : state) {
         t.micro_batch = micro_batch[i];
         t.parallel.data = data[i];
-        const gpucalc::training_memory r = gpucalc::training_memory_per_gpu(model, t);
+        const gpucalc::training_memory r = gpucalc::training_memory_per_gpu(model, job, t);
         benchmark::DoNotOptimize(r.total.value());
         i = (i + 1) & input_mask;
     }
@@ -305,14 +337,15 @@ BENCHMARK(BM_training_memory_units);
 void BM_training_memory_raw(benchmark::State& state) {
     const auto micro_batch = varied(1, 16), data = varied(1, 512);
     const gpucalc::transformer model = cat::llama_3_8b;
-    gpucalc::training_setup t{};
+    const gpucalc::training_job job{};
+    gpucalc::training_strategy t{};
     t.parallel.zero_stage = 3;
-    const raw_overhead overhead = raw_of(t.overhead);
+    const raw_overhead overhead = raw_of(job.overhead);
     std::size_t i = 0;
     for (auto _ : state) {
         t.micro_batch = micro_batch[i];
         t.parallel.data = data[i];
-        const raw_training_memory r = raw_training(model, t, overhead);
+        const raw_training_memory r = raw_training(model, job, t, overhead);
         benchmark::DoNotOptimize(r.total);
         i = (i + 1) & input_mask;
     }

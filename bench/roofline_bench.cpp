@@ -34,33 +34,35 @@ struct raw_op_cost {
 /// roofline/op.hpp's op_timing, in seconds and FLOPs.
 struct raw_op_timing {
     double time, compute_time, memory_time;
-    gpucalc::bound limit;
+    gpucalc::bound bound;
     double intensity, attained;
 };
 
 /// detail::op_time_unchecked(), transliterated.
-GPUCALC_DETAIL_INLINE inline raw_op_timing raw_op_time_unchecked(const raw_op_cost& op, double peak, double bandwidth,
-                                           const gpucalc::efficiency& eff) {
+GPUCALC_DETAIL_INLINE inline raw_op_timing raw_op_time_unchecked(const raw_op_cost& op, double peak_rate,
+                                                                  double data_bandwidth,
+                                                                  const gpucalc::kernel_efficiency& eff) {
     raw_op_timing t{};
-    t.compute_time = op.flops / (eff.compute * peak);
-    t.memory_time = op.bytes / (eff.memory * bandwidth);
-    t.limit = t.compute_time >= t.memory_time ? gpucalc::bound::compute : gpucalc::bound::memory;
-    t.time = t.limit == gpucalc::bound::compute ? t.compute_time : t.memory_time;
+    t.compute_time = op.flops / (eff.compute * peak_rate);
+    t.memory_time = op.bytes / (eff.memory * data_bandwidth);
+    t.bound = t.compute_time >= t.memory_time ? gpucalc::bound::compute : gpucalc::bound::memory;
+    t.time = t.bound == gpucalc::bound::compute ? t.compute_time : t.memory_time;
     t.intensity = op.flops / op.bytes;
     t.attained = op.flops / t.time;
     return t;
 }
 
 /// op_time(), transliterated.
-GPUCALC_DETAIL_HOT GPUCALC_DETAIL_INLINE inline raw_op_timing raw_op_time(const raw_op_cost& op, double peak, double bandwidth,
-                                 const gpucalc::efficiency& eff = {}) {
+GPUCALC_DETAIL_HOT GPUCALC_DETAIL_INLINE inline raw_op_timing raw_op_time(const raw_op_cost& op, double peak_rate,
+                                                                        double data_bandwidth,
+                                                                        const gpucalc::kernel_efficiency& eff = {}) {
     constexpr const char* function = "op_time";
     detail::require_positive(function, "op.flops", op.flops, "FLOP");
     detail::require_positive(function, "op.bytes", op.bytes, "B");
-    detail::require_positive(function, "peak", peak, "FLOP/s");
-    detail::require_positive(function, "bandwidth", bandwidth, "B/s");
+    detail::require_positive(function, "peak", peak_rate, "FLOP/s");
+    detail::require_positive(function, "data_bandwidth", data_bandwidth, "B/s");
     detail::check(eff, function);
-    return raw_op_time_unchecked(op, peak, bandwidth, eff);
+    return raw_op_time_unchecked(op, peak_rate, data_bandwidth, eff);
 }
 
 void BM_op_time_units(benchmark::State& state) {
@@ -152,7 +154,7 @@ GPUCALC_DETAIL_INLINE inline double raw_peak(const raw_gpu& gpu, gpucalc::comput
     return rate;
 }
 
-/// detail::weight_bytes_read(), transliterated.
+/// roofline/inference.hpp's detail::weight_bytes_read(), transliterated.
 GPUCALC_DETAIL_INLINE inline double raw_weight_bytes_read(const gpucalc::transformer& m, std::int64_t tp, std::int64_t tokens,
                                     const gpucalc::storage_format& linear, const gpucalc::storage_format& rest,
                                     bool fewest_experts) {
@@ -169,7 +171,7 @@ GPUCALC_DETAIL_INLINE inline double raw_weight_bytes_read(const gpucalc::transfo
     return twin::storage(w.linear - unread_experts, linear) + twin::storage(head + norms, rest);
 }
 
-/// detail::forward_flops_unchecked(), transliterated (its total).
+/// model.hpp's detail::forward_flops_unchecked(), transliterated (its total).
 GPUCALC_DETAIL_INLINE inline double raw_forward_flops(const gpucalc::transformer& m, std::int64_t context) {
     const detail::layer_parameters p = detail::layer_parameters_of(m);
     const double weights_per_layer =
@@ -182,39 +184,35 @@ GPUCALC_DETAIL_INLINE inline double raw_forward_flops(const gpucalc::transformer
     return layers + attention + lm_head;
 }
 
-/// roofline/llm.hpp's decode_estimate, in seconds, FLOPs and bytes.
+/// roofline/inference.hpp's decode_estimate, in seconds, FLOPs and bytes.
 struct raw_decode {
     double time_per_token, tokens_per_second, aggregate_tokens_per_second;
-    gpucalc::bound limit;
-    double flops, bytes, weight_bytes, kv_bytes, compute_time, memory_time, communication;
+    gpucalc::bound bound;
+    double flops, bytes, weight_bytes, kv_bytes, compute_time, memory_time;
 };
 
-/// detail::check_pass(), transliterated.
+/// roofline/inference.hpp's detail::check_pass(), transliterated: the serving setup's shape
+/// checks (workload.hpp's detail::check, unit-free, so shared), the efficiencies, the bandwidth.
 GPUCALC_DETAIL_INLINE inline void raw_check_pass(const gpucalc::transformer& m, const raw_gpu& gpu,
-                                                 std::int64_t batch, const char* tokens_field, std::int64_t tokens,
-                                                 std::int64_t tp, const gpucalc::efficiency& eff,
-                                                 const char* function) {
-    gpucalc::check(m, function);
-    detail::require_count(function, "batch", batch);
-    detail::require_count(function, tokens_field, tokens);
-    detail::check_tensor_parallel(m, tp, function);
-    detail::check(eff, function);
+                                                 const gpucalc::serving_setup& s, const char* function) {
+    detail::check(m, s, function);
+    detail::check(s.efficiency, function);
     detail::require_positive(function, "gpu.memory_bandwidth", gpu.memory_bandwidth, "B/s");
 }
 
-/// decode() and detail::decode_step(), transliterated.
+/// decode() and detail::decode_step() (expected experts touched), transliterated.
 [[gnu::flatten, gnu::noinline]] raw_decode raw_decode_step(const gpucalc::transformer& m, const raw_gpu& gpu,
-                                                           const gpucalc::decode_setup& s) {
+                                                           const gpucalc::serving_setup& s) {
     constexpr const char* function = "decode";
-    raw_check_pass(m, gpu, s.batch, "context", s.context, s.tensor_parallel, s.efficiency, function);
-
-    const double t = static_cast<double>(s.tensor_parallel);
+    raw_check_pass(m, gpu, s, function);
+    const std::int64_t tp = s.parallel.tensor;
+    const double t = static_cast<double>(tp);
     const double b = static_cast<double>(s.batch);
     raw_decode d{};
-    d.weight_bytes = raw_weight_bytes_read(m, s.tensor_parallel, s.batch, s.weights, s.embeddings, false);
+    d.weight_bytes = raw_weight_bytes_read(m, tp, s.batch, s.weights, s.embeddings, false);
     const double cached = static_cast<double>(gpucalc::attended_tokens(m, s.context));
     d.kv_bytes = twin::storage(
-        b * (cached + 1.0) * detail::kv_elements_per_token(m, s.tensor_parallel, static_cast<double>(m.layers)),
+        b * (cached + 1.0) * detail::kv_elements_per_token(m, tp, static_cast<double>(m.layers)),
         s.kv_cache);
     d.bytes = d.weight_bytes + d.kv_bytes;
     d.flops = (b / t) * raw_forward_flops(m, s.context);
@@ -222,20 +220,20 @@ GPUCALC_DETAIL_INLINE inline void raw_check_pass(const gpucalc::transformer& m, 
         raw_op_time_unchecked({d.flops, d.bytes}, raw_peak(gpu, s.compute), gpu.memory_bandwidth, s.efficiency);
     d.compute_time = o.compute_time;
     d.memory_time = o.memory_time;
-    d.limit = o.limit;
+    d.bound = o.bound;
     d.time_per_token = o.time;
     d.tokens_per_second = 1.0 / o.time;
     d.aggregate_tokens_per_second = b * d.tokens_per_second;
     return d;
 }
 
-void check_decode(const gpucalc::transformer& m, const gpucalc::gpu_spec& gpu, const gpucalc::decode_setup& s) {
+void check_decode(const gpucalc::transformer& m, const gpucalc::gpu_spec& gpu, const gpucalc::serving_setup& s) {
     const gpucalc::decode_estimate lib = gpucalc::decode(m, gpu, s);
     const raw_decode raw = raw_decode_step(m, raw_of(gpu), s);
     twin::expect_same("decode time", lib.time_per_token, raw.time_per_token);
     twin::expect_same("decode tokens/s", lib.tokens_per_second, raw.tokens_per_second);
     twin::expect_same("decode aggregate", lib.aggregate_tokens_per_second, raw.aggregate_tokens_per_second);
-    twin::expect_same("decode bound", lib.bound, raw.limit);
+    twin::expect_same("decode bound", lib.bound, raw.bound);
     twin::expect_same("decode flops", lib.flops, raw.flops);
     twin::expect_same("decode bytes", lib.bytes, raw.bytes);
     twin::expect_same("decode weight bytes", lib.weight_bytes, raw.weight_bytes);
@@ -252,24 +250,26 @@ void check_op_time(double flops, double bytes, const gpucalc::gpu_spec& gpu) {
     twin::expect_same("op time", lib.time, raw.time);
     twin::expect_same("op compute time", lib.compute_time, raw.compute_time);
     twin::expect_same("op memory time", lib.memory_time, raw.memory_time);
-    twin::expect_same("op bound", lib.limit, raw.limit);
+    twin::expect_same("op bound", lib.bound, raw.bound);
     twin::expect_same("op intensity", lib.intensity, raw.intensity);
     twin::expect_same("op attained", lib.attained, raw.attained);
 }
 
 // The twins must agree with the library before anything is timed: a GEMM each side of the
 // ridge; decode of a dense model memory-bound, and of an MoE with quantized weights
-// compute-bound at a large batch.
+// compute-bound at a large batch, without and with a pipeline.
 void check_twins() {
     check_op_time(2.0 * 16 * 4096 * 4096, 2.0 * (16 * 4096 + 4096 * 4096 + 16 * 4096), cat::h100_sxm);
     check_op_time(2.0 * 8192.0 * 8192 * 4096, 2.0 * (8192.0 * 4096 + 4096 * 8192 + 8192.0 * 8192), cat::h100_sxm);
-    gpucalc::decode_setup s{};
+    gpucalc::serving_setup s{};
     s.batch = 13;
     s.context = 3000;
-    s.tensor_parallel = 2;
+    s.parallel.tensor = 2;
     check_decode(cat::llama_3_8b, cat::h100_sxm, s);
     s.batch = 4096;
     s.weights = gpucalc::formats::int4_g128;
+    check_decode(cat::mixtral_8x7b, cat::a100_80gb_sxm, s);
+    s.parallel.pipeline = 4;  // a token passes through every stage: the same formula, checked too
     check_decode(cat::mixtral_8x7b, cat::a100_80gb_sxm, s);
 }
 
@@ -280,7 +280,7 @@ void BM_decode_units(benchmark::State& state) {
     const auto batch = varied(1, 256), context = varied(1, 32768);
     const gpucalc::transformer model = cat::llama_3_8b;
     const gpucalc::gpu_spec gpu = cat::h100_sxm;
-    gpucalc::decode_setup s{};
+    gpucalc::serving_setup s{};
     std::size_t i = 0;
     for (auto _ : state) {
         s.batch = batch[i];
@@ -297,7 +297,7 @@ void BM_decode_raw(benchmark::State& state) {
     const auto batch = varied(1, 256), context = varied(1, 32768);
     const gpucalc::transformer model = cat::llama_3_8b;
     const raw_gpu gpu = raw_of(cat::h100_sxm);
-    gpucalc::decode_setup s{};
+    gpucalc::serving_setup s{};
     std::size_t i = 0;
     for (auto _ : state) {
         s.batch = batch[i];

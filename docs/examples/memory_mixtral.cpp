@@ -25,10 +25,11 @@ int main() {
     // experts' optimizer state only across the GPUs that hold the same expert (data ÷ EP), so
     // 8 GPUs leave it unsharded and 64 shard it 8 ways.
     for (std::int64_t data : {8, 64}) {
-        const gpucalc::training_setup setup{
-            .sequence = 4096, .recompute = gpucalc::recompute::full,
-            .parallel = {.data = data, .expert = 8, .zero_stage = 1}};
-        const auto m = gpucalc::training_memory_per_gpu(cat::mixtral_8x7b, setup);
+        const gpucalc::training_job job{.sequence = 4096};
+        const gpucalc::training_strategy strategy{
+            .parallel = {.data = data, .expert = 8, .zero_stage = 1},
+            .recompute = gpucalc::recompute::full};
+        const auto m = gpucalc::training_memory_per_gpu(cat::mixtral_8x7b, job, strategy);
         std::cout << "training, EP 8, ZeRO-1, " << data << " GPUs: " << m.total << " per GPU ("
                   << (gpucalc::fits(m, cat::h100_sxm).ok ? "fits" : "does not fit") << " an H100)\n";
     }

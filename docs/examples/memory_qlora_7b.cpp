@@ -18,16 +18,18 @@ int main() {
 
     std::cout << "adapter parameters: "
               << gpucalc::lora_parameter_count(cat::llama_2_7b, qlora.adapter) << "\n";
+    // The fine-tuning method is fixed for the job; recomputing activations is a choice.
+    const gpucalc::training_strategy checkpointed{.recompute = recompute::full};
     const struct {
         const char* label;
-        gpucalc::training_setup setup;
+        gpucalc::training_job job;
     } cases[] = {
-        {"QLoRA", {.sequence = 2048, .recompute = recompute::full, .fp32_master_weights = false, .lora = qlora}},
-        {"LoRA, 16-bit base", {.sequence = 2048, .recompute = recompute::full, .fp32_master_weights = false, .lora = lora}},
-        {"full fine-tuning", {.sequence = 2048, .recompute = recompute::full}},
+        {"QLoRA", {.sequence = 2048, .fp32_master_weights = false, .lora = qlora}},
+        {"LoRA, 16-bit base", {.sequence = 2048, .fp32_master_weights = false, .lora = lora}},
+        {"full fine-tuning", {.sequence = 2048}},
     };
     for (const auto& c : cases) {
-        const auto m = gpucalc::training_memory_per_gpu(cat::llama_2_7b, c.setup);
+        const auto m = gpucalc::training_memory_per_gpu(cat::llama_2_7b, c.job, checkpointed);
         const auto verdict = gpucalc::fits(m, cat::a10);
         std::cout << c.label << ": weights " << m.weights << ", trainable state "
                   << m.gradients + m.optimizer_states << ", activations " << m.activations

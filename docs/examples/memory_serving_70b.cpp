@@ -13,16 +13,16 @@ int main() {
 
     for (std::int64_t context : {4096, 32768}) {
         // The weights alone (138 GB at 16 bits) need two 80 GiB GPUs.
-        const gpucalc::inference_setup one_sequence{.batch = 1, .context = context};
-        const auto plan =
+        const gpucalc::serving_setup one_sequence{.batch = 1, .context = context};
+        const auto fit =
             gpucalc::min_gpus_for_inference(cat::llama_2_70b, one_sequence, cat::h100_sxm, headroom);
-        std::cout << "context " << context << ": one sequence needs TP " << plan.tensor_parallel;
+        std::cout << "context " << context << ": one sequence needs TP " << fit.tensor_parallel;
 
         // With TP 4 and TP 8, how many sequences of this length fit per replica?
         for (std::int64_t tp : {4, 8}) {
-            const gpucalc::inference_setup setup{.batch = 1, .context = context, .tensor_parallel = tp};
+            const gpucalc::serving_setup setup{.batch = 1, .context = context, .parallel = {.tensor = tp}};
             const auto batch = gpucalc::max_batch_for_inference(cat::llama_2_70b, setup, cat::h100_sxm, headroom);
-            gpucalc::inference_setup at_max = setup;
+            gpucalc::serving_setup at_max = setup;
             at_max.batch = batch;
             const auto m = gpucalc::inference_memory_per_gpu(cat::llama_2_70b, at_max);
             std::cout << "; TP " << tp << ": batch " << batch << " (weights " << m.weights
@@ -32,9 +32,9 @@ int main() {
     }
 
     // 8-bit weights and cache halve both: the 32k case at TP 4.
-    const gpucalc::inference_setup fp8{.batch = 1, .context = 32768,
-                                       .weights = gpucalc::formats::fp8_e4m3,
-                                       .kv_cache = gpucalc::formats::fp8_e4m3, .tensor_parallel = 4};
+    const gpucalc::serving_setup fp8{.batch = 1, .context = 32768, .parallel = {.tensor = 4},
+                                     .weights = gpucalc::formats::fp8_e4m3,
+                                     .kv_cache = gpucalc::formats::fp8_e4m3};
     std::cout << "fp8 weights and KV, 32k, TP 4: batch "
               << gpucalc::max_batch_for_inference(cat::llama_2_70b, fp8, cat::h100_sxm, headroom) << "\n";
 }

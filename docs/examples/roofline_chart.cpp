@@ -71,9 +71,9 @@ int main() {
 
     // LLM ops at bf16, placed at their intensity and the rate the roofline allows (efficiency 1).
     struct point { std::string label; gpucalc::op_cost op; double label_dx, label_dy; };
-    const auto d1 = gpucalc::decode(cat::llama_3_8b, gpu, {.batch = 1, .context = 512, .efficiency = gpucalc::ideal});
-    const auto d64 = gpucalc::decode(cat::llama_3_8b, gpu, {.batch = 64, .context = 512, .efficiency = gpucalc::ideal});
-    const auto p = gpucalc::prefill(cat::llama_3_8b, gpu, {.batch = 1, .prompt = 2048, .efficiency = gpucalc::ideal});
+    const auto d1 = gpucalc::decode(cat::llama_3_8b, gpu, {.batch = 1, .context = 512, .efficiency = gpucalc::kernel_efficiency::ideal()});
+    const auto d64 = gpucalc::decode(cat::llama_3_8b, gpu, {.batch = 64, .context = 512, .efficiency = gpucalc::kernel_efficiency::ideal()});
+    const auto p = gpucalc::prefill(cat::llama_3_8b, gpu, {.batch = 1, .prompt = 2048, .efficiency = gpucalc::kernel_efficiency::ideal()});
     const point points[] = {
         {"decode, batch 1", {d1.flops, d1.bytes}, 8, 16},
         {"decode, batch 64", {d64.flops, d64.bytes}, 8, 16},
@@ -82,7 +82,7 @@ int main() {
         {"attention decode, 4k", gpucalc::attention_cost(cat::llama_3_8b, 1, 1, 4096), 8, 16},
     };
     for (const point& pt : points) {
-        const auto t = gpucalc::op_time(pt.op, gpu, compute_precision::bf16, gpucalc::ideal);
+        const auto t = gpucalc::op_time(pt.op, gpu, compute_precision::bf16, gpucalc::kernel_efficiency::ideal());
         const double x = x_of(gpucalc::in<gpucalc::flops_per_byte>(t.intensity));
         const double y = y_of(gpucalc::in<gpucalc::flops_per_second>(t.attained));
         std::cout << format("<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"black\"/>\n", x, y)

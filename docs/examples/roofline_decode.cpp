@@ -15,12 +15,13 @@ int main() {
     for (const gpucalc::transformer* m : {&cat::llama_2_7b, &cat::llama_2_70b}) {
         std::cout << "  " << m->name << ":";
         for (const gpucalc::gpu_spec* g : gpus) {
-            const auto plan = gpucalc::min_gpus_for_inference(*m, {.batch = 1, .context = 4096}, *g, 0.1);
-            const auto d = gpucalc::decode(*m, *g, {.batch = 1, .context = 4096,
-                                                    .tensor_parallel = plan.tensor_parallel});
+            // One setup: the layout memory found is the one decode times.
+            gpucalc::serving_setup serve{.batch = 1, .context = 4096};
+            serve.parallel.tensor = gpucalc::min_gpus_for_inference(*m, serve, *g, 0.1).tensor_parallel;
+            const auto d = gpucalc::decode(*m, *g, serve);
             char cell[64];
             std::snprintf(cell, sizeof cell, " %s %.0f [%lld]", std::string(g->name).c_str(),
-                          d.tokens_per_second, static_cast<long long>(plan.tensor_parallel));
+                          d.tokens_per_second, static_cast<long long>(serve.parallel.tensor));
             std::cout << cell << (g == gpus[4] ? "\n" : ",");
         }
     }
@@ -28,7 +29,7 @@ int main() {
     // Batching: one step reads the weights once for every sequence, so aggregate throughput
     // grows with the batch until the FLOPs catch up with the bytes, near the ridge point.
     const auto ridge = gpucalc::ridge_point(cat::h100_sxm, gpucalc::compute_precision::bf16,
-                                            gpucalc::efficiency{});
+                                            gpucalc::kernel_efficiency{});
     std::cout << "Llama-3-8B on H100, 512-token context; ridge at default efficiency: " << ridge << "\n";
     for (std::int64_t batch : {1, 8, 64, 256, 512, 1024}) {
         const auto d = gpucalc::decode(cat::llama_3_8b, cat::h100_sxm, {.batch = batch, .context = 512});

@@ -150,20 +150,20 @@ void serving_section() {
     for (const gpucalc::transformer* m : cat::all_models) {
         if (m->name == cat::gpt3_175b.name) continue;  // no public weights to serve
         std::vector<std::string> row{std::string(m->name)};
-        gpucalc::inference_setup setup{};
+        gpucalc::serving_setup setup{};
         setup.batch = 1;
         setup.context = 4096;
         for (const gpucalc::gpu_spec* g : gpus) {
-            const gpucalc::serving_plan plan =
+            const gpucalc::serving_fit fit =
                 gpucalc::min_gpus_for_inference(*m, setup, *g, headroom, 8);
-            if (plan.outcome != gpucalc::search_outcome::found) {
+            if (fit.outcome != gpucalc::fit_outcome::found) {
                 row.push_back("> 8 GPUs");
                 continue;
             }
-            gpucalc::inference_setup at = setup;
-            at.tensor_parallel = plan.tensor_parallel;
+            gpucalc::serving_setup at = setup;
+            at.parallel.tensor = fit.tensor_parallel;
             const std::int64_t batch = gpucalc::max_batch_for_inference(*m, at, *g, headroom);
-            row.push_back(gpu_count_text(plan.gpus) + ", batch " + std::to_string(batch));
+            row.push_back(gpu_count_text(fit.gpus) + ", batch " + std::to_string(batch));
         }
         rows.push_back(row);
     }
@@ -178,23 +178,24 @@ void training_section() {
     for (const gpucalc::gpu_spec* g : gpus) header.push_back(std::string(g->name));
     header.push_back("per GPU at 8 GPUs");
     std::vector<std::vector<std::string>> rows{header};
-    gpucalc::training_setup setup{};
-    setup.micro_batch = 1;
-    setup.sequence = 4096;
-    setup.parallel.zero_stage = 3;
-    setup.recompute = gpucalc::recompute::full;
+    gpucalc::training_job job{};
+    job.sequence = 4096;
+    gpucalc::training_strategy strategy{};
+    strategy.micro_batch = 1;
+    strategy.parallel.zero_stage = 3;
+    strategy.recompute = gpucalc::recompute::full;
     for (const gpucalc::transformer* m : {&cat::llama_2_7b, &cat::llama_3_8b, &cat::mistral_7b,
                                           &cat::llama_2_13b, &cat::llama_2_70b}) {
         std::vector<std::string> row{std::string(m->name)};
         for (const gpucalc::gpu_spec* g : gpus) {
-            const gpucalc::training_plan plan = gpucalc::min_gpus_for_training(*m, setup, *g);
-            row.push_back(plan.outcome == gpucalc::search_outcome::found
-                              ? gpu_count_text(plan.gpus)
-                              : std::string(gpucalc::to_string(plan.outcome)));
+            const gpucalc::training_fit fit = gpucalc::min_gpus_for_training(*m, job, strategy, *g);
+            row.push_back(fit.outcome == gpucalc::fit_outcome::found
+                              ? gpu_count_text(fit.gpus)
+                              : std::string(gpucalc::to_string(fit.outcome)));
         }
-        gpucalc::training_setup eight = setup;
+        gpucalc::training_strategy eight = strategy;
         eight.parallel.data = 8;
-        row.push_back(gpucalc::to_string(gpucalc::training_memory_per_gpu(*m, eight).total));
+        row.push_back(gpucalc::to_string(gpucalc::training_memory_per_gpu(*m, job, eight).total));
         rows.push_back(row);
     }
     print_table(rows);
@@ -212,24 +213,22 @@ void throughput_section() {
     for (const gpucalc::transformer* m : {&cat::llama_3_8b, &cat::mistral_7b, &cat::mixtral_8x7b,
                                           &cat::llama_2_70b, &cat::llama_3_70b}) {
         std::vector<std::string> row{std::string(m->name)};
-        gpucalc::inference_setup fit{};
-        fit.batch = 1;
-        fit.context = 4096;
+        // One setup for memory, decode and prefill: the layout found is said once.
+        gpucalc::serving_setup serve{};
+        serve.batch = 1;
+        serve.context = 4096;
+        serve.prompt = 2048;
         for (const gpucalc::gpu_spec* g : gpus) {
-            const gpucalc::serving_plan plan = gpucalc::min_gpus_for_inference(*m, fit, *g, 0.1, 8);
-            if (plan.outcome != gpucalc::search_outcome::found) {
+            const gpucalc::serving_fit fit = gpucalc::min_gpus_for_inference(*m, serve, *g, 0.1, 8);
+            if (fit.outcome != gpucalc::fit_outcome::found) {
                 row.push_back("> 8 GPUs");
                 continue;
             }
-            gpucalc::decode_setup d{};
-            d.context = 4096;
-            d.tensor_parallel = plan.tensor_parallel;
-            gpucalc::prefill_setup p{};
-            p.prompt = 2048;
-            p.tensor_parallel = plan.tensor_parallel;
+            gpucalc::serving_setup at = serve;
+            at.parallel.tensor = fit.tensor_parallel;
             char cell[64];
-            std::snprintf(cell, sizeof cell, "%.0f tok/s, ", gpucalc::decode(*m, *g, d).tokens_per_second);
-            row.push_back(cell + gpucalc::to_string(gpucalc::prefill(*m, *g, p).time_to_first_token));
+            std::snprintf(cell, sizeof cell, "%.0f tok/s, ", gpucalc::decode(*m, *g, at).tokens_per_second);
+            row.push_back(cell + gpucalc::to_string(gpucalc::prefill(*m, *g, at).time_to_first_token));
         }
         rows.push_back(row);
     }
@@ -238,9 +237,11 @@ void throughput_section() {
     std::cout << "== Time to train Llama-2-7B on 2T tokens at 40% MFU ==\n\n";
     std::vector<std::vector<std::string>> train{{"GPUs", "time", "GPU-hours"}};
     for (const gpucalc::gpu_spec* g : {&cat::a100_80gb_sxm, &cat::h100_sxm, &cat::b200}) {
-        gpucalc::training_run run{};
-        run.gpus = 1024;
-        const gpucalc::duration t = gpucalc::time_to_train(cat::llama_2_7b, *g, 2e12, run);
+        gpucalc::training_job job{};
+        job.sequence = 4096;
+        gpucalc::parallel_layout layout{};
+        layout.data = 1024;
+        const gpucalc::duration t = gpucalc::time_to_train(cat::llama_2_7b, *g, 2e12, job, layout);
         train.push_back({"1024 x " + std::string(g->name), gpucalc::to_string(t),
                          gpucalc::to_string(1024.0_gpu * t)});
     }
@@ -256,14 +257,16 @@ void cost_section() {
               << " (AWS p5 on demand, 2024) ==\n\n";
     std::vector<std::vector<std::string>> rows{{"question", "at " + gpucalc::to_string(lambda), "at " + gpucalc::to_string(aws)}};
 
-    gpucalc::training_run run{};
-    run.gpus = 1024;
-    const auto train_a = gpucalc::training_cost(cat::llama_2_7b, cat::h100_sxm, 2e12, run, lambda);
-    const auto train_b = gpucalc::training_cost(cat::llama_2_7b, cat::h100_sxm, 2e12, run, aws);
+    gpucalc::training_job job{};
+    job.sequence = 4096;
+    gpucalc::parallel_layout layout{};
+    layout.data = 1024;
+    const auto train_a = gpucalc::training_cost(cat::llama_2_7b, cat::h100_sxm, 2e12, job, layout, lambda);
+    const auto train_b = gpucalc::training_cost(cat::llama_2_7b, cat::h100_sxm, 2e12, job, layout, aws);
     rows.push_back({"train Llama-2-7B on 2T tokens (1024 H100, 40% MFU)", gpucalc::to_string(train_a.cost),
                     gpucalc::to_string(train_b.cost)});
 
-    gpucalc::decode_setup serve{};
+    gpucalc::serving_setup serve{};
     serve.batch = 64;
     serve.context = 2048;
     rows.push_back({"serve Llama-3-8B, batch 64: $ per million tokens",

@@ -119,13 +119,37 @@ GPUCALC_DETAIL_INLINE constexpr flop_rate peak(const gpu_spec& gpu, compute_prec
     return rate;
 }
 
+/// The fraction of each datasheet peak real kernels reach: the roofline's ceilings are the
+/// peaks times these. Both defaults are public measurements (docs/roofline.md has the table):
+/// - compute 0.80: the best dense BF16 GEMM over a shape sweep reaches 80.1% of peak on H100
+///   SXM and 85.9% on A100 SXM (S. Bekman, "Machine Learning Engineering", Maximum Achievable
+///   Matmul FLOPS table); cuBLASLt FP16 at 8192³ reaches 81% on A100 (Azure AI benchmarking
+///   guide). Uncertain: 0.70–0.86 by GPU, shape and precision.
+/// - memory 0.85: STREAM-style triad reaches 83% of HBM peak on A100 80GB and 89% on H100
+///   (Azure AI benchmarking guide); a tuned read kernel 88% on A100 (NVIDIA forum, confirmed by
+///   Nsight Compute). Uncertain: 0.79–0.90.
+/// (Not to be confused with a scaling efficiency, which compares many GPUs with one.)
+struct kernel_efficiency {
+    double compute = 0.80;
+    double memory = 0.85;
+
+    /// Every datasheet peak reached: the yardstick for measurements and claims.
+    static constexpr kernel_efficiency ideal() { return {1.0, 1.0}; }
+};
+
+namespace detail {
+constexpr void check(const kernel_efficiency& e, const char* function) {
+    require_fraction(function, "efficiency.compute", e.compute);
+    require_fraction(function, "efficiency.memory", e.memory);
+}
 
 /// Rejects a link no hardware could have: a negative or non-finite bandwidth or latency.
 constexpr void check(const link_spec& link, const char* function, const char* field_bandwidth,
                      const char* field_latency) {
-    detail::require_non_negative(function, field_bandwidth, link.per_direction);
-    detail::require_non_negative(function, field_latency, link.latency);
+    require_non_negative(function, field_bandwidth, link.per_direction);
+    require_non_negative(function, field_latency, link.latency);
 }
+}  // namespace detail
 
 /// Rejects a hand-written spec that no real device could have: a non-positive capacity or
 /// bandwidth; a negative peak, TDP, link figure or latency; more MIG profiles than the array
@@ -141,8 +165,8 @@ constexpr void check(const gpu_spec& gpu) {
             detail::throw_bad_peak(function, p, rate.value());
         }
     }
-    check(gpu.scale_up, function, "scale_up.per_direction", "scale_up.latency");
-    check(gpu.host, function, "host.per_direction", "host.latency");
+    detail::check(gpu.scale_up, function, "scale_up.per_direction", "scale_up.latency");
+    detail::check(gpu.host, function, "host.per_direction", "host.latency");
     if (gpu.mig_count < 0 || gpu.mig_count > static_cast<std::int32_t>(max_mig_profiles)) {
         detail::throw_invalid(function, "mig_count", static_cast<double>(gpu.mig_count), "",
                               "must be in [0, ", static_cast<double>(max_mig_profiles), "]");
@@ -167,7 +191,9 @@ constexpr void check(const gpu_spec& gpu) {
 struct node {
     gpu_spec gpu{};
     std::int32_t gpus_per_node = 8;
-    link_spec intra_node{};  ///< usually the GPU's scale_up link
+    /// The link between GPUs of the node. It starts empty (no bandwidth): set it, usually to
+    /// the GPU's scale_up link (NVLink), or to its host link for PCIe-only servers.
+    link_spec intra_node{};
 };
 
 /// Identical nodes joined by a scale-out network.

@@ -18,13 +18,15 @@ static_assert(parameter_count(cat::mixtral_8x7b).active == 12879925248LL, "top-2
 static_assert(lora_parameter_count(cat::llama_2_7b, {8, lora_q | lora_v}) == 4194304LL, "LoRA");
 
 // Whole breakdowns and verdicts at compile time.
-constexpr inference_memory serve_7b = inference_memory_per_gpu(cat::llama_2_7b, inference_setup{});
+constexpr inference_memory serve_7b = inference_memory_per_gpu(cat::llama_2_7b, serving_setup{});
 static_assert(serve_7b.kv_cache == 4096.0 * 512.0_KiB, "one 4k sequence");
 static_assert(fits(serve_7b, cat::a100_80gb_sxm).ok, "7B serves on one A100 80GB");
-static_assert(!fits(training_memory_per_gpu(cat::llama_2_7b, training_setup{}), cat::a100_80gb_sxm).ok,
+static_assert(!fits(training_memory_per_gpu(cat::llama_2_7b, training_job{}, training_strategy{}),
+                    cat::a100_80gb_sxm)
+                   .ok,
               "7B full training does not fit one A100 80GB");
-static_assert(min_gpus_for_inference(cat::llama_2_70b, inference_setup{}, cat::h100_sxm).tensor_parallel == 2,
+static_assert(min_gpus_for_inference(cat::llama_2_70b, serving_setup{}, cat::h100_sxm).tensor_parallel == 2,
               "70B at 16 bits needs two H100s");
-static_assert(model_states_per_gpu(7.5e9, training_setup{}).optimizer_states == 90.0_GB,
+static_assert(model_states_per_gpu(7.5e9, training_job{}, parallel_layout{}).optimizer_states == 90.0_GB,
               "ZeRO: K = 12 bytes per parameter for mixed-precision Adam");
 }  // namespace

@@ -15,13 +15,13 @@ static_assert(approx_equal(in<flops_per_byte>(ridge_point(cat::h100_sxm, compute
                            989.4 / 3.35, 1e-12),
               "ridge point");
 static_assert(gemm(2, 3, 4).flops == 48.0_FLOP, "2mnk");
-static_assert(op_time({1.0_TFLOP, 1.0_GB}, 1.0_TFLOPS, 1.0_TB_per_s, ideal).limit == bound::compute,
+static_assert(op_time({1.0_TFLOP, 1.0_GB}, 1.0_TFLOPS, 1.0_TB_per_s, kernel_efficiency::ideal()).bound == bound::compute,
               "1 s of compute beats 1 ms of memory");
 
 // A latency budget at compile time: Llama-2-7B decodes faster than 20 ms per token on an H100.
-constexpr decode_estimate d = decode(cat::llama_2_7b, cat::h100_sxm, decode_setup{});
+constexpr decode_estimate d = decode(cat::llama_2_7b, cat::h100_sxm, serving_setup{});
 static_assert(d.bound == bound::memory, "batch-1 decode is bandwidth-bound");
 static_assert(d.time_per_token < 20.0_ms, "within budget");
-static_assert(prefill(cat::llama_2_7b, cat::h100_sxm, prefill_setup{}).bound == bound::compute,
+static_assert(prefill(cat::llama_2_7b, cat::h100_sxm, serving_setup{}).bound == bound::compute,
               "a 2k-token prefill is compute-bound");
 }  // namespace

@@ -68,15 +68,26 @@ TEST_CASE("flex-start: the saving and the delay cost at which it stops paying") 
 }
 
 TEST_CASE("training and serving cost come from the roofline's durations") {
-    training_run run{};
-    run.gpus = 256;
+    training_job job{};
+    job.sequence = 4096;
+    parallel_layout gpus{};
+    gpus.data = 256;
     const training_cost_estimate e =
-        training_cost(catalog::llama_3_8b, catalog::h100_sxm, 1e12, run, 2.0_usd_per_gpu_hour);
-    CHECK(approx_equal(e.time, time_to_train(catalog::llama_3_8b, catalog::h100_sxm, 1e12, run)));
+        training_cost(catalog::llama_3_8b, catalog::h100_sxm, 1e12, job, gpus, 2.0_usd_per_gpu_hour);
+    CHECK(approx_equal(e.time, time_to_train(catalog::llama_3_8b, catalog::h100_sxm, 1e12, job, gpus)));
     CHECK(approx_equal(e.cost, 256.0_gpu * e.time * 2.0_usd_per_gpu_hour));
-    decode_setup d{};
+    // Any estimate can be priced: 10 days on 64 × 8 GPUs at $2/GPU·h is 122,880 GPU-h, $245,760.
+    parallel_layout composed{};
+    composed.tensor = 8;
+    composed.data = 64;
+    const training_cost_estimate priced = training_cost(10.0_days, composed, 2.0_usd_per_gpu_hour);
+    CHECK(approx_equal(in<gpu_hours>(priced.usage), 122880.0));
+    CHECK(approx_equal(priced.cost, 245760.0_usd));
+    CHECK_THROWS_WITH_AS(training_cost(0.0_h, composed, 2.0_usd_per_gpu_hour),
+                         "training_cost: time = 0 s must be finite and > 0", invalid_input);
+    serving_setup d{};
     d.batch = 32;
-    d.tensor_parallel = 2;
+    d.parallel.tensor = 2;
     const double tokens_per_second = decode(catalog::llama_3_70b, catalog::h100_sxm, d).aggregate_tokens_per_second;
     CHECK(approx_equal(serving_cost_per_million_tokens(catalog::llama_3_70b, catalog::h100_sxm, d, 3.0_usd_per_gpu_hour),
                        make<usd>(2.0 * 3.0 / 3600.0 * 1e6 / tokens_per_second)));

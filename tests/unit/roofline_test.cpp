@@ -16,8 +16,8 @@ using namespace gpucalc::literals;
 namespace cat = gpucalc::catalog;
 
 namespace {
-decode_setup fp16_decode(std::int64_t batch, std::int64_t context, const efficiency& eff) {
-    decode_setup s{};
+serving_setup fp16_decode(std::int64_t batch, std::int64_t context, const kernel_efficiency& eff) {
+    serving_setup s{};
     s.batch = batch;
     s.context = context;
     s.weights = formats::fp16;
@@ -64,15 +64,15 @@ TEST_CASE("bound classification on both sides of the ridge") {
     const arithmetic_intensity ridge = ridge_point(cat::h100_sxm, compute_precision::bf16);
     const data_size bytes = 1.0_GB;
     const op_timing below = op_time({0.5 * in<flops_per_byte>(ridge) * make<flops>(1e9), bytes},
-                                    cat::h100_sxm, compute_precision::bf16, ideal);
+                                    cat::h100_sxm, compute_precision::bf16, kernel_efficiency::ideal());
     const op_timing above = op_time({2.0 * in<flops_per_byte>(ridge) * make<flops>(1e9), bytes},
-                                    cat::h100_sxm, compute_precision::bf16, ideal);
-    CHECK(below.limit == bound::memory);
-    CHECK(above.limit == bound::compute);
+                                    cat::h100_sxm, compute_precision::bf16, kernel_efficiency::ideal());
+    CHECK(below.bound == bound::memory);
+    CHECK(above.bound == bound::compute);
     CHECK(approx_equal(below.time, bytes / cat::h100_sxm.memory_bandwidth));
     CHECK(approx_equal(above.attained, peak(cat::h100_sxm, compute_precision::bf16)));
     // attainable() is the same roof.
-    CHECK(approx_equal(attainable(cat::h100_sxm, compute_precision::bf16, 0.5 * ridge, ideal),
+    CHECK(approx_equal(attainable(cat::h100_sxm, compute_precision::bf16, 0.5 * ridge, kernel_efficiency::ideal()),
                        0.5 * peak(cat::h100_sxm, compute_precision::bf16)));
 }
 
@@ -81,8 +81,8 @@ TEST_CASE("GEMM: 2mnk FLOPs and the operands' bytes") {
     CHECK(g.flops == make<flops>(2.0 * 4096.0 * 4096.0 * 4096.0));
     CHECK(g.bytes == make<bytes>(3.0 * 4096.0 * 4096.0 * 2.0));
     // A large square GEMM is far above the ridge; a matrix-vector product far below.
-    CHECK(op_time(g, cat::a100_80gb_sxm, compute_precision::bf16).limit == bound::compute);
-    CHECK(op_time(gemm(1, 4096, 4096), cat::a100_80gb_sxm, compute_precision::bf16).limit ==
+    CHECK(op_time(g, cat::a100_80gb_sxm, compute_precision::bf16).bound == bound::compute);
+    CHECK(op_time(gemm(1, 4096, 4096), cat::a100_80gb_sxm, compute_precision::bf16).bound ==
           bound::memory);
 }
 
@@ -104,7 +104,7 @@ TEST_CASE("attention: FlashAttention moves no score matrix but streams K and V p
     CHECK(approx_equal(in<flops>(causal.flops), 4.0 * (n * (n + 1.0) / 2.0) * 4096.0));
     // Decode attention (one query over a 4k cache) reads the whole cache: memory-bound.
     CHECK(op_time(attention_cost(cat::llama_2_7b, 1, 1, 4096), cat::h100_sxm, compute_precision::bf16)
-              .limit == bound::memory);
+              .bound == bound::memory);
     // Mistral's window caps the keys each query sees: 8,192 new tokens cost what 4,096-key
     // windows allow.
     const op_cost windowed = attention_cost(cat::mistral_7b, 1, 8192, 8192, true, false);
@@ -114,9 +114,9 @@ TEST_CASE("attention: FlashAttention moves no score matrix but streams K and V p
 
 TEST_CASE("MoE: a large batch reaches every expert; a single token only its top-k") {
     // Mixtral routes each token to 2 of 8 experts; 256 tokens almost surely touch all 8.
-    prefill_setup one{};
+    serving_setup one{};
     one.prompt = 1;
-    prefill_setup many{};
+    serving_setup many{};
     many.prompt = 256;
     const double few = in<bytes>(prefill(cat::mixtral_8x7b, cat::h200, one).bytes);
     const double all = in<bytes>(prefill(cat::mixtral_8x7b, cat::h200, many).bytes);
@@ -124,7 +124,7 @@ TEST_CASE("MoE: a large batch reaches every expert; a single token only its top-
     CHECK(approx_equal(few, 2.0 * static_cast<double>(c.active - c.embedding), 1e-3));
     CHECK(approx_equal(all, 2.0 * static_cast<double>(c.total - c.embedding), 1e-3));
     // The same for decode: batch 256 reads what prefill of 256 tokens reads.
-    decode_setup d{};
+    serving_setup d{};
     d.batch = 256;
     d.context = 1;
     CHECK(approx_equal(in<bytes>(decode(cat::mixtral_8x7b, cat::h200, d).weight_bytes),
@@ -136,7 +136,7 @@ TEST_CASE("ideal Llama-2-7B batch-1 fp16 decode on A100 80GB: the weights over t
     // The issue's figure: 13.48 GB of weights at 2.039 TB/s is about 151 tokens/s. A decode
     // step reads every weight except the input-embedding table, of which it looks up one row
     // (131 M parameters of 6.74 B): 13.21 GB, so 154 tokens/s, within 2.5% of 151.
-    const decode_estimate d = decode(cat::llama_2_7b, cat::a100_80gb_sxm, fp16_decode(1, 1, ideal));
+    const decode_estimate d = decode(cat::llama_2_7b, cat::a100_80gb_sxm, fp16_decode(1, 1, kernel_efficiency::ideal()));
     CHECK(d.bound == bound::memory);
     const double weights = (6738415616.0 - 32000.0 * 4096.0) * 2.0;
     CHECK(approx_equal(in<bytes>(d.weight_bytes), weights));
@@ -144,9 +144,9 @@ TEST_CASE("ideal Llama-2-7B batch-1 fp16 decode on A100 80GB: the weights over t
     CHECK(d.tokens_per_second == doctest::Approx(151.0).epsilon(0.025));
     // With the KV reads of a 4k context, and at the default efficiency, it must come out lower.
     const decode_estimate with_kv =
-        decode(cat::llama_2_7b, cat::a100_80gb_sxm, fp16_decode(1, 4096, ideal));
+        decode(cat::llama_2_7b, cat::a100_80gb_sxm, fp16_decode(1, 4096, kernel_efficiency::ideal()));
     const decode_estimate realistic =
-        decode(cat::llama_2_7b, cat::a100_80gb_sxm, fp16_decode(1, 4096, efficiency{}));
+        decode(cat::llama_2_7b, cat::a100_80gb_sxm, fp16_decode(1, 4096, kernel_efficiency{}));
     CHECK(with_kv.tokens_per_second < d.tokens_per_second);
     CHECK(realistic.tokens_per_second < with_kv.tokens_per_second);
 }
@@ -156,27 +156,27 @@ TEST_CASE("measured decode: gpt-fast's Llama-2-7B on A100 is ~69% of bandwidth")
     // 1,397 GB/s of model bandwidth, i.e. 68.5% of 2.039 TB/s (their count of bytes differs a
     // little from ours, which leaves out the embedding table). Printed to 3 figures; our
     // estimate is held to 2%.
-    const utilization u =
-        decode_utilization(cat::llama_2_7b, cat::a100_80gb_sxm, fp16_decode(1, 1, ideal), 104.9);
+    const model_utilization u =
+        decode_utilization(cat::llama_2_7b, cat::a100_80gb_sxm, fp16_decode(1, 1, kernel_efficiency::ideal()), 104.9);
     CHECK(u.mbu == doctest::Approx(1397.0 / 2039.0).epsilon(0.02));
     CHECK(u.mfu < 0.01);  // batch-1 decode leaves the tensor cores idle
 }
 
 TEST_CASE("a claimed decode rate above the bandwidth bound is impossible") {
     const plausibility fast =
-        check_decode_claim(cat::llama_2_7b, cat::a100_80gb_sxm, fp16_decode(1, 1, ideal), 200.0);
+        check_decode_claim(cat::llama_2_7b, cat::a100_80gb_sxm, fp16_decode(1, 1, kernel_efficiency::ideal()), 200.0);
     CHECK_FALSE(fast.possible);
-    CHECK(fast.fraction_of_bound > 1.0);
-    CHECK(fast.limit == bound::memory);
+    CHECK(fast.fraction_of_ceiling > 1.0);
+    CHECK(fast.bound == bound::memory);
     const plausibility ok =
-        check_decode_claim(cat::llama_2_7b, cat::a100_80gb_sxm, fp16_decode(1, 1, ideal), 104.9);
+        check_decode_claim(cat::llama_2_7b, cat::a100_80gb_sxm, fp16_decode(1, 1, kernel_efficiency::ideal()), 104.9);
     CHECK(ok.possible);
 }
 
 TEST_CASE("batching pays until decode turns compute-bound, near the ridge point") {
     // With weights alone (context 1) a decode step does 2 FLOPs per weight per sequence over 2
     // bytes per weight: batch b has intensity ~b FLOP/B, so it crosses at about the ridge.
-    const efficiency eff{};
+    const kernel_efficiency eff{};
     const compute_bound_crossover crossover = decode_compute_bound_batch(
         cat::llama_3_8b, cat::a100_80gb_sxm, fp16_decode(1, 1, eff));
     const double ridge = in<flops_per_byte>(ridge_point(cat::a100_80gb_sxm, compute_precision::fp16, eff));
@@ -197,11 +197,11 @@ TEST_CASE("monotone: more bandwidth never slows decode, more FLOP/s never slows 
     faster_compute.dense_peak.bf16 = 2.0 * cat::h100_sxm.dense_peak.bf16;
     for (std::int64_t batch : {1, 16, 256, 4096}) {
         CAPTURE(batch);
-        decode_setup d{};
+        serving_setup d{};
         d.batch = batch;
         CHECK(decode(cat::llama_3_8b, faster_memory, d).time_per_token <=
               decode(cat::llama_3_8b, cat::h100_sxm, d).time_per_token);
-        prefill_setup p{};
+        serving_setup p{};
         p.batch = batch;
         p.prompt = 512;
         CHECK(prefill(cat::llama_3_8b, faster_compute, p).time_to_first_token <=
@@ -210,7 +210,7 @@ TEST_CASE("monotone: more bandwidth never slows decode, more FLOP/s never slows 
 }
 
 TEST_CASE("prefill is compute-bound and causal attention halves the score work") {
-    prefill_setup p{};
+    serving_setup p{};
     p.prompt = 8192;
     const prefill_estimate causal = prefill(cat::llama_3_8b, cat::h100_sxm, p);
     p.causal = false;
@@ -234,38 +234,47 @@ TEST_CASE("training time: Narayanan Eq. 4 reproduces the paper's 34 and 84 days"
 }
 
 TEST_CASE("time to train: tokens × FLOPs per token over GPUs × peak × MFU") {
-    training_run run{};
-    run.gpus = 1024;
-    run.mfu = 0.5;
-    run.six_n_d = true;
-    const duration t = time_to_train(cat::llama_2_7b, cat::a100_80gb_sxm, 2e12, run);
+    training_job job{};
+    job.sequence = 4096;  // Llama 2's context (Touvron et al. 2023, Table 1)
+    parallel_layout gpus{};
+    gpus.data = 1024;
+    mfu_assumption at_half{};
+    at_half.mfu = 0.5;
+    at_half.six_n_d = true;
+    const duration t = time_to_train(cat::llama_2_7b, cat::a100_80gb_sxm, 2e12, job, gpus, at_half);
     // N: Kaplan et al. 2020's non-embedding parameters (the 131 M-entry token table left out).
     const double expected = 6.0 * (6738415616.0 - 32000.0 * 4096.0) * 2e12 / (1024.0 * 0.5 * 312e12);
     CHECK(approx_equal(in<seconds>(t), expected));
     // Llama 2 (Touvron et al. 2023, Table 2): 7B on 2 T tokens took 184,320 A100-80GB GPU
     // hours. At the default MFU the estimate lands within a factor of 1.5 of it.
-    const duration default_mfu = time_to_train(cat::llama_2_7b, cat::a100_80gb_sxm, 2e12,
-                                               training_run{1, 4096, compute_precision::bf16});
+    const duration default_mfu =
+        time_to_train(cat::llama_2_7b, cat::a100_80gb_sxm, 2e12, job, parallel_layout{});
     const double gpu_hours = in<hours>(default_mfu);
     CHECK(gpu_hours > 184320.0 / 1.5);
     CHECK(gpu_hours < 184320.0 * 1.5);
 }
 
 TEST_CASE("training step time and MFU from a measured throughput are inverses") {
-    training_run run{};
-    run.gpus = 64;
-    run.mfu = 0.45;
-    const double tokens = 4.0e6;  // a 4M-token global batch
-    const duration step = training_step_time(cat::llama_3_8b, cat::h100_sxm, tokens, run);
-    CHECK(approx_equal(training_mfu(cat::llama_3_8b, cat::h100_sxm, tokens / in<seconds>(step), run), 0.45));
+    training_job job{};
+    job.sequence = 4096;
+    job.global_batch = 1024;  // a 4M-token global batch
+    parallel_layout gpus{};
+    gpus.data = 64;
+    mfu_assumption assumed{};
+    assumed.mfu = 0.45;
+    const double tokens = 1024.0 * 4096.0;
+    const duration step = training_step_time(cat::llama_3_8b, cat::h100_sxm, job, gpus, assumed);
+    CHECK(approx_equal(training_mfu(cat::llama_3_8b, cat::h100_sxm, tokens / in<seconds>(step), job, gpus),
+                       0.45));
     // Korthikanti et al. 2022 / Megatron-LM: the 175B GPT at 51.4% MFU on A100 (Table 5).
-    training_run megatron{};
-    megatron.gpus = 64;
+    training_job megatron{};
     megatron.sequence = 2048;
-    megatron.mfu = 0.514;
-    const duration mega = training_step_time(cat::korthikanti_175b, cat::a100_80gb_sxm, 64.0 * 2048.0, megatron);
+    megatron.global_batch = 64;
+    mfu_assumption reported{};
+    reported.mfu = 0.514;
+    const duration mega = training_step_time(cat::korthikanti_175b, cat::a100_80gb_sxm, megatron, gpus, reported);
     CHECK(approx_equal(training_mfu(cat::korthikanti_175b, cat::a100_80gb_sxm,
-                                    64.0 * 2048.0 / in<seconds>(mega), megatron), 0.514));
+                                    64.0 * 2048.0 / in<seconds>(mega), megatron, gpus), 0.514));
 }
 
 TEST_CASE("bad input is invalid_input naming the field") {
@@ -273,55 +282,72 @@ TEST_CASE("bad input is invalid_input naming the field") {
                          "op_time: op.flops = 0 FLOP must be finite and > 0", invalid_input);
     CHECK_THROWS_AS(op_time({1.0_FLOP, -1.0_GB}, cat::h100_sxm, compute_precision::bf16),
                     invalid_input);
-    efficiency bad{};
+    kernel_efficiency bad{};
     bad.compute = 1.5;
     CHECK_THROWS_WITH_AS(op_time({1.0_FLOP, 1.0_GB}, cat::h100_sxm, compute_precision::bf16, bad),
                          "op_time: efficiency.compute = 1.5 must be in (0, 1]", invalid_input);
-    bad = efficiency{};
+    bad = kernel_efficiency{};
     bad.memory = 0.0;
     CHECK_THROWS_AS(decode(cat::llama_2_7b, cat::h100_sxm, [&] {
-                        decode_setup s{};
+                        serving_setup s{};
                         s.efficiency = bad;
                         return s;
                     }()),
                     invalid_input);
-    decode_setup zero_batch{};
+    serving_setup zero_batch{};
     zero_batch.batch = 0;
     CHECK_THROWS_WITH_AS(decode(cat::llama_2_7b, cat::h100_sxm, zero_batch),
                          "decode: batch = 0 must be >= 1", invalid_input);
     CHECK_THROWS_AS(gemm(0, 1, 1), invalid_input);
-    decode_setup fp8{};
+    serving_setup fp8{};
     fp8.compute = compute_precision::fp8;  // no fp8 on Ampere
     CHECK_THROWS_AS(decode(cat::llama_2_7b, cat::a100_80gb_sxm, fp8), invalid_input);
     gpu_spec no_bandwidth = cat::h100_sxm;
     no_bandwidth.memory_bandwidth = 0.0_GB_per_s;
-    CHECK_THROWS_AS(decode(cat::llama_2_7b, no_bandwidth, decode_setup{}), invalid_input);
-    training_run run{};
-    run.mfu = 0.0;
-    CHECK_THROWS_AS(time_to_train(cat::llama_2_7b, cat::h100_sxm, 1e12, run), invalid_input);
-    CHECK_THROWS_AS(check_decode_claim(cat::llama_2_7b, cat::h100_sxm, decode_setup{}, -1.0),
+    CHECK_THROWS_AS(decode(cat::llama_2_7b, no_bandwidth, serving_setup{}), invalid_input);
+    mfu_assumption none{};
+    none.mfu = 0.0;
+    CHECK_THROWS_WITH_AS(time_to_train(cat::llama_2_7b, cat::h100_sxm, 1e12, training_job{},
+                                       parallel_layout{}, none),
+                         "time_to_train: assumption.mfu = 0 must be in (0, 1]", invalid_input);
+    CHECK_THROWS_WITH_AS(training_step_time(cat::llama_2_7b, cat::h100_sxm, training_job{},
+                                            parallel_layout{}),
+                         "training_step_time: job.global_batch = 0 must be >= 1", invalid_input);
+    parallel_layout three{};
+    three.tensor = 3;
+    CHECK_THROWS_WITH_AS(time_to_train(cat::llama_2_7b, cat::h100_sxm, 1e12, training_job{}, three),
+                         "time_to_train: parallel.tensor = 3 must divide attention heads = 32",
+                         invalid_input);
+    CHECK_THROWS_AS(check_decode_claim(cat::llama_2_7b, cat::h100_sxm, serving_setup{}, -1.0),
                     invalid_input);
-    CHECK_THROWS_AS(decode_utilization(cat::llama_2_7b, cat::h100_sxm, decode_setup{},
+    CHECK_THROWS_AS(decode_utilization(cat::llama_2_7b, cat::h100_sxm, serving_setup{},
                                        std::numeric_limits<double>::quiet_NaN()),
                     invalid_input);
     CHECK_THROWS_AS(attainable(no_bandwidth, compute_precision::bf16, 100.0_FLOP_per_B), invalid_input);
     CHECK_THROWS_AS(attainable(cat::h100_sxm, compute_precision::bf16, 0.0_FLOP_per_B), invalid_input);
-    efficiency too_much{};
+    kernel_efficiency too_much{};
     too_much.memory = 2.0;
     CHECK_THROWS_AS(ridge_point(cat::h100_sxm, compute_precision::bf16, too_much), invalid_input);
     gpu_spec infinite = cat::h100_sxm;
     infinite.dense_peak.bf16 = make<flops_per_second>(std::numeric_limits<double>::infinity());
     CHECK_THROWS_WITH_AS(peak(infinite, compute_precision::bf16),
                          "peak: dense_peak.bf16 = inf FLOP/s must be finite and >= 0", invalid_input);
-    prefill_setup no_prompt{};
+    serving_setup no_prompt{};
     no_prompt.prompt = 0;
     CHECK_THROWS_WITH_AS(prefill(cat::llama_2_7b, cat::h100_sxm, no_prompt),
                          "prefill: prompt = 0 must be >= 1", invalid_input);
     CHECK_THROWS_AS(attention_cost(cat::llama_2_7b, 0, 1, 1), invalid_input);
     CHECK_THROWS_AS(megatron_training_time(1e9, 1e9, 0, 100.0_TFLOPS), invalid_input);
     CHECK_THROWS_AS(megatron_training_time(1e9, -1e9, 8, 100.0_TFLOPS), invalid_input);
-    training_run bad_sequence{};
+    training_job bad_sequence{};
     bad_sequence.sequence = 0;
-    CHECK_THROWS_WITH_AS(time_to_train(cat::llama_2_7b, cat::h100_sxm, 1e12, bad_sequence),
-                         "time_to_train: run.sequence = 0 must be >= 1", invalid_input);
+    CHECK_THROWS_WITH_AS(time_to_train(cat::llama_2_7b, cat::h100_sxm, 1e12, bad_sequence,
+                                       parallel_layout{}),
+                         "time_to_train: job.sequence = 0 must be >= 1", invalid_input);
+    serving_setup two_replicas{};
+    two_replicas.parallel.data = 2;
+    CHECK_THROWS_WITH_AS(decode(cat::llama_2_7b, cat::h100_sxm, two_replicas),
+                         "decode: parallel.data = 2 must be 1: a serving setup describes one "
+                         "replica split by parallel.tensor and parallel.pipeline",
+                         invalid_input);
 }

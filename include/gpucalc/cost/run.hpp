@@ -1,40 +1,55 @@
-// cost/run.hpp: what a training run or a served model costs, with its duration or throughput
-// taken from roofline.hpp (this module never estimates a duration itself)
+// cost/run.hpp: what a training run or a served model costs, from a duration or a throughput:
+// any estimate (roofline.hpp's quick ones, or a composed multi-GPU one) can be priced. This
+// module never estimates a duration itself; the conveniences below call roofline.hpp for one.
 #pragma once
 
 #include "../detail/checks.hpp"
 #include "../hardware.hpp"
 #include "../model.hpp"
+#include "../parallelism.hpp"
 #include "../roofline.hpp"
 #include "../units.hpp"
+#include "../workload.hpp"
 #include "prices.hpp"
 
 namespace gpucalc {
 
-/// A training run's wall time (roofline.hpp's time_to_train), its GPU-hours and its cost.
+/// A training run's wall time, its GPU-hours and its cost.
 struct training_cost_estimate {
     duration time{};
     gpu_time usage{};
     money cost{};
 };
 
-constexpr training_cost_estimate training_cost(const transformer& m, const gpu_spec& gpu,
-                                               double tokens, const training_run& run,
+/// A training run that takes `time` on the GPUs of `layout`, at `price` per GPU-hour.
+constexpr training_cost_estimate training_cost(duration time, const parallel_layout& layout,
                                                gpu_price price) {
-    detail::require_non_negative("training_cost", "price", price);
+    constexpr const char* function = "training_cost";
+    detail::require_positive(function, "time", time);
+    detail::require_count(function, "gpus_of(layout)", gpus_of(layout));
     training_cost_estimate e{};
-    e.time = time_to_train(m, gpu, tokens, run);
-    e.usage = make<gpus>(static_cast<double>(run.gpus)) * e.time;
+    e.time = time;
+    e.usage = make<gpus>(static_cast<double>(gpus_of(layout))) * time;
     e.cost = job_cost(e.usage, price);
     return e;
 }
 
-/// Serving cost per million output tokens for one replica decoding at `setup` (roofline.hpp's
-/// decode: aggregate tokens/s of the batch), on `setup.tensor_parallel` GPUs at `price`.
+/// The same with the time from roofline.hpp's quick estimate, time_to_train at an assumed MFU.
+constexpr training_cost_estimate training_cost(const transformer& m, const gpu_spec& gpu,
+                                               double tokens, const training_job& job,
+                                               const parallel_layout& layout, gpu_price price,
+                                               const mfu_assumption& assumption = {}) {
+    detail::require_non_negative("training_cost", "price", price);
+    return training_cost(time_to_train(m, gpu, tokens, job, layout, assumption), layout, price);
+}
+
+/// Serving cost per million output tokens for one replica decoding `setup` (roofline.hpp's
+/// decode: the aggregate tokens/s of the batch), on its tensor × pipeline GPUs at `price`. For
+/// another estimate of the throughput, call cost_per_million_tokens with it.
 constexpr money serving_cost_per_million_tokens(const transformer& m, const gpu_spec& gpu,
-                                                const decode_setup& setup, gpu_price price) {
+                                                const serving_setup& setup, gpu_price price) {
     const decode_estimate d = decode(m, gpu, setup);
-    return cost_per_million_tokens(price, make<gpus>(static_cast<double>(setup.tensor_parallel)),
+    return cost_per_million_tokens(price, make<gpus>(static_cast<double>(gpus_of(setup))),
                                    d.aggregate_tokens_per_second);
 }
 

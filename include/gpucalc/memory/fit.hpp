@@ -7,7 +7,8 @@
 
 #include "../detail/checks.hpp"
 #include "../hardware.hpp"
-#include "../detail/sharding.hpp"
+#include "../parallelism.hpp"
+#include "../workload.hpp"
 #include "inference.hpp"
 #include "training.hpp"
 
@@ -46,94 +47,111 @@ constexpr fit_verdict fits(const training_memory& need, const gpu_spec& gpu, dou
 }
 
 /// Why a search found nothing, or that it found something.
-enum class search_outcome {
+enum class fit_outcome {
     found,
     too_large_at_limit,  ///< even the largest split tried does not fit
     not_sharded,         ///< ZeRO stage 0 replicates model states: more GPUs never help
 };
 
-constexpr std::string_view to_string(search_outcome o) {
+constexpr std::string_view to_string(fit_outcome o) {
     switch (o) {
-        case search_outcome::found: return "found";
-        case search_outcome::too_large_at_limit: return "too_large_at_limit";
-        case search_outcome::not_sharded: return "not_sharded";
+        case fit_outcome::found: return "found";
+        case fit_outcome::too_large_at_limit: return "too_large_at_limit";
+        case fit_outcome::not_sharded: return "not_sharded";
     }
     return "unknown";
 }
 
 /// The smallest tensor-parallel degree that serves `setup` on `gpu` (pipeline as given),
 /// trying the degrees TP allows up to `max_tensor_parallel`.
-struct serving_plan {
-    search_outcome outcome = search_outcome::too_large_at_limit;
+struct serving_fit {
+    fit_outcome outcome = fit_outcome::too_large_at_limit;
     std::int64_t tensor_parallel = 0;
-    std::int64_t gpus = 0;                ///< tensor_parallel × pipeline_parallel
-    fit_verdict verdict{};                ///< at the plan found, or at the largest degree tried
+    std::int64_t gpus = 0;                ///< tensor × pipeline
+    fit_verdict verdict{};                ///< at the degree found, or at the largest tried
 };
 
-constexpr serving_plan min_gpus_for_inference(const transformer& m, inference_setup setup,
-                                              const gpu_spec& gpu, double headroom = 0.0,
-                                              std::int64_t max_tensor_parallel = 64) {
+constexpr serving_fit min_gpus_for_inference(const transformer& m, serving_setup setup,
+                                             const gpu_spec& gpu, double headroom = 0.0,
+                                             std::int64_t max_tensor_parallel = 64) {
     check(m, "min_gpus_for_inference");
     detail::require_count("min_gpus_for_inference", "max_tensor_parallel", max_tensor_parallel);
-    serving_plan plan{};
+    serving_fit found{};
     for (std::int64_t tp = 1; tp <= max_tensor_parallel && tp <= m.heads; ++tp) {
-        if (!detail::tensor_parallel_allowed(m, tp)) continue;
-        setup.tensor_parallel = tp;
-        plan.verdict = fits(inference_memory_per_gpu(m, setup), gpu, headroom);
-        plan.tensor_parallel = tp;
-        plan.gpus = tp * setup.pipeline_parallel;
-        if (plan.verdict.ok) {
-            plan.outcome = search_outcome::found;
-            return plan;
+        if (!tensor_parallel_allowed(m, tp)) continue;
+        setup.parallel.tensor = tp;
+        found.verdict = fits(inference_memory_per_gpu(m, setup), gpu, headroom);
+        found.tensor_parallel = tp;
+        found.gpus = gpus_of(setup.parallel);
+        if (found.verdict.ok) {
+            found.outcome = fit_outcome::found;
+            return found;
         }
     }
-    plan.outcome = search_outcome::too_large_at_limit;
-    return plan;
+    found.outcome = fit_outcome::too_large_at_limit;
+    return found;
 }
 
-/// The smallest data-parallel degree at which a ZeRO-sharded job fits (tensor, pipeline and
-/// expert degrees as given): model states shrink with the data-parallel degree under ZeRO, so
-/// this is the minimum number of GPUs for that strategy. Without sharding (stage 0) more
-/// data-parallel GPUs never help, and the answer is the one degree tried.
-struct training_plan {
-    search_outcome outcome = search_outcome::too_large_at_limit;
+/// The smallest data-parallel degree at which a ZeRO-sharded job fits (tensor, pipeline,
+/// context and expert degrees as given): model states shrink with the data-parallel degree
+/// under ZeRO, so this is the minimum number of GPUs for that strategy. Without sharding
+/// (stage 0) more data-parallel GPUs never help, and the answer is the one degree tried.
+/// When the job states a global batch, only degrees that split it into whole micro-batches are
+/// tried.
+struct training_fit {
+    fit_outcome outcome = fit_outcome::too_large_at_limit;
     std::int64_t data_parallel = 0;
-    std::int64_t gpus = 0;  ///< data × tensor × pipeline
+    std::int64_t gpus = 0;  ///< data × tensor × pipeline × context_parallel
     fit_verdict verdict{};
 };
 
-constexpr training_plan min_gpus_for_training(const transformer& m, training_setup setup,
-                                              const gpu_spec& gpu, double headroom = 0.0,
-                                              std::int64_t max_data_parallel = 1 << 16) {
-    detail::require_count("min_gpus_for_training", "max_data_parallel", max_data_parallel);
-    const std::int64_t step = setup.parallel.expert;  // data must stay a multiple of expert
-    auto verdict_at = [&](std::int64_t dp) {
-        setup.parallel.data = dp;
-        return fits(training_memory_per_gpu(m, setup), gpu, headroom);
+constexpr training_fit min_gpus_for_training(const transformer& m, const training_job& job,
+                                             training_strategy strategy, const gpu_spec& gpu,
+                                             double headroom = 0.0,
+                                             std::int64_t max_data_parallel = 1 << 16) {
+    constexpr const char* function = "min_gpus_for_training";
+    detail::require_count(function, "max_data_parallel", max_data_parallel);
+    const std::int64_t step = strategy.parallel.expert;  // data stays a multiple of expert
+    // With a global batch, a degree must also divide global_batch ÷ micro_batch.
+    const auto splits_batch = [&](std::int64_t dp) {
+        return job.global_batch == 0 ||
+               detail::divides(dp * strategy.micro_batch, job.global_batch);
     };
-    training_plan plan{};
-    const std::int64_t gpus_per_replica = setup.parallel.tensor * setup.parallel.pipeline;
+    auto verdict_at = [&](std::int64_t dp) {
+        strategy.parallel.data = dp;
+        return fits(training_memory_per_gpu(m, job, strategy), gpu, headroom);
+    };
+    training_fit found{};
+    const std::int64_t gpus_per_replica =
+        strategy.parallel.tensor * strategy.parallel.pipeline * strategy.parallel.context_parallel;
+    const auto result = [&](fit_outcome outcome, std::int64_t dp, const fit_verdict& v) {
+        found.outcome = outcome;
+        found.data_parallel = dp;
+        found.gpus = dp * gpus_per_replica;
+        found.verdict = v;
+        return found;
+    };
     // The smallest degree first: it can be the only one that fits (a single GPU needs no
     // communication buffers, and without ZeRO sharding more ranks never help).
-    plan.data_parallel = step;
-    plan.verdict = verdict_at(step);
-    plan.gpus = step * gpus_per_replica;
-    if (plan.verdict.ok) {
-        plan.outcome = search_outcome::found;
-        return plan;
-    }
-    if (setup.parallel.zero_stage == 0) {
-        plan.outcome = search_outcome::not_sharded;
-        return plan;
-    }
+    const fit_verdict at_step = verdict_at(step);  // checks the job at the smallest degree
+    if (at_step.ok) return result(fit_outcome::found, step, at_step);
+    if (strategy.parallel.zero_stage == 0) return result(fit_outcome::not_sharded, step, at_step);
     const std::int64_t high = (max_data_parallel / step) * step;
-    const fit_verdict at_high = high > step ? verdict_at(high) : plan.verdict;
+    if (job.global_batch != 0) {
+        // Degrees that split the batch are few (divisors): walk them in order.
+        fit_verdict last = at_step;
+        std::int64_t last_dp = step;
+        for (std::int64_t dp = 2 * step; dp <= high; dp += step) {
+            if (!splits_batch(dp)) continue;
+            last = verdict_at(dp);
+            last_dp = dp;
+            if (last.ok) return result(fit_outcome::found, dp, last);
+        }
+        return result(fit_outcome::too_large_at_limit, last_dp, last);
+    }
+    const fit_verdict at_high = high > step ? verdict_at(high) : at_step;
     if (!at_high.ok) {
-        plan.data_parallel = high > step ? high : step;
-        plan.verdict = at_high;
-        plan.gpus = plan.data_parallel * gpus_per_replica;
-        plan.outcome = search_outcome::too_large_at_limit;
-        return plan;
+        return result(fit_outcome::too_large_at_limit, high > step ? high : step, at_high);
     }
     // Above the smallest degree, memory falls monotonically with the data-parallel degree
     // (ZeRO divides the model states by it; the communication buffers are constant): bisect
@@ -151,11 +169,7 @@ constexpr training_plan min_gpus_for_training(const transformer& m, training_set
             low = mid;
         }
     }
-    plan.data_parallel = high_units * step;
-    plan.verdict = best;
-    plan.outcome = search_outcome::found;
-    plan.gpus = plan.data_parallel * gpus_per_replica;
-    return plan;
+    return result(fit_outcome::found, high_units * step, best);
 }
 
 /// The largest value in [1, limit] for which `fits_at` holds, assuming it holds for all smaller
@@ -185,7 +199,7 @@ constexpr std::int64_t largest_that_fits(const char* function, std::int64_t limi
 /// The largest batch (sequences at `setup.context`) that fits on `gpu`, up to `limit`; 0 if not
 /// even one. Batches whose batch × context × vocab reaches 2^53 count as not fitting (at a
 /// 128k vocabulary and 128k context that is a batch of 548,000, far past any GPU's memory).
-constexpr std::int64_t max_batch_for_inference(const transformer& m, inference_setup setup,
+constexpr std::int64_t max_batch_for_inference(const transformer& m, serving_setup setup,
                                                const gpu_spec& gpu, double headroom = 0.0,
                                                std::int64_t limit = 1 << 20) {
     return largest_that_fits(
@@ -205,7 +219,7 @@ constexpr std::int64_t max_batch_for_inference(const transformer& m, inference_s
 /// (`max_context`), or 2^20 when the model states none. Contexts whose batch × context × vocab
 /// reaches 2^53 count as not fitting; only a sliding-window model, whose cache stops growing,
 /// can reach that cap.
-constexpr std::int64_t max_context_for_inference(const transformer& m, inference_setup setup,
+constexpr std::int64_t max_context_for_inference(const transformer& m, serving_setup setup,
                                                  const gpu_spec& gpu, double headroom = 0.0,
                                                  std::int64_t limit = 0) {
     constexpr const char* function = "max_context_for_inference";
@@ -229,20 +243,41 @@ constexpr std::int64_t max_context_for_inference(const transformer& m, inference
 }
 
 /// The largest micro-batch that fits for training, up to `limit`; 0 if not even one.
-/// Micro-batches whose micro_batch × sequence × hidden reaches 2^53 count as not fitting.
-constexpr std::int64_t max_micro_batch_for_training(const transformer& m, training_setup setup,
+/// Micro-batches whose micro_batch × sequence × hidden reaches 2^53 count as not fitting. When
+/// the job states a global batch, the micro-batch must split it (see min_gpus_for_training),
+/// and the answer is the largest such micro-batch that fits.
+constexpr std::int64_t max_micro_batch_for_training(const transformer& m, const training_job& job,
+                                                    training_strategy strategy,
                                                     const gpu_spec& gpu, double headroom = 0.0,
                                                     std::int64_t limit = 1 << 16) {
-    return largest_that_fits(
-        "max_micro_batch_for_training", limit,
-        [&](std::int64_t b) {
-            setup.micro_batch = b;
-            return detail::tokens_by_width(m, setup) < detail::largest_exact_count;
-        },
-        [&](std::int64_t b) {
-            setup.micro_batch = b;
-            return fits(training_memory_per_gpu(m, setup), gpu, headroom).ok;
-        });
+    constexpr const char* function = "max_micro_batch_for_training";
+    const auto fits_at = [&](std::int64_t b) {
+        strategy.micro_batch = b;
+        return fits(training_memory_per_gpu(m, job, strategy), gpu, headroom).ok;
+    };
+    if (job.global_batch == 0) {
+        return largest_that_fits(
+            function, limit,
+            [&](std::int64_t b) {
+                strategy.micro_batch = b;
+                return detail::tokens_by_width(m, job, strategy) < detail::largest_exact_count;
+            },
+            fits_at);
+    }
+    // Micro-batches that split the global batch: memory grows with the micro-batch, so the
+    // answer is the largest of them below the first that does not fit. Micro-batch 1 always
+    // splits a valid job, and probing it checks the job.
+    detail::require_count(function, "limit", limit);
+    if (!fits_at(1)) return 0;
+    std::int64_t best = 1;
+    for (std::int64_t b = 2; b <= limit && b * strategy.parallel.data <= job.global_batch; ++b) {
+        strategy.micro_batch = b;
+        if (!detail::divides(b * strategy.parallel.data, job.global_batch)) continue;
+        if (!(detail::tokens_by_width(m, job, strategy) < detail::largest_exact_count)) break;
+        if (!fits_at(b)) break;
+        best = b;
+    }
+    return best;
 }
 
 /// The smallest MIG profile of `gpu` (by memory, then compute slices) that holds `required`;

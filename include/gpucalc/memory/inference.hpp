@@ -6,9 +6,10 @@
 
 #include "../detail/checks.hpp"
 #include "../model.hpp"
+#include "../parallelism.hpp"
 #include "../precision.hpp"
 #include "../units.hpp"
-#include "../detail/sharding.hpp"
+#include "../workload.hpp"
 #include "overhead.hpp"
 
 namespace gpucalc {
@@ -22,29 +23,6 @@ constexpr data_size kv_cache_bytes_per_token(const transformer& m, const storage
     return storage_size(elements, kv);
 }
 
-/// One serving configuration. Every assumption is a field with its default's source.
-struct inference_setup {
-    std::int64_t batch = 1;        ///< sequences held at once
-    std::int64_t context = 4096;   ///< tokens per sequence in the KV cache (prompt + output)
-    /// Linear-layer weights. Quantized formats carry their block scales (formats::int4_g128).
-    storage_format weights = formats::bf16;
-    /// Embedding, output head and norms: weight-only quantizers (GPTQ, AWQ, bitsandbytes) leave
-    /// them in 16 bits, so they have their own format.
-    storage_format embeddings = formats::bf16;
-    storage_format kv_cache = formats::bf16;
-    storage_format activations = formats::bf16;
-    std::int64_t tensor_parallel = 1;
-    std::int64_t pipeline_parallel = 1;
-    /// Paged KV cache: each sequence holds whole blocks of this many tokens; 0 = no paging.
-    /// vLLM's default block is 16 tokens (Kwon et al. 2023, §7.2).
-    std::int64_t kv_block_tokens = 0;
-    /// Tokens one forward pass processes at most (the chunked-prefill budget); it sizes the
-    /// activation workspace. 2,048 is vLLM's max_num_batched_tokens floor (uncertain: engines
-    /// and versions differ, 512–16,384).
-    std::int64_t max_tokens_per_step = 2048;
-    runtime_overhead overhead{};
-};
-
 /// Bytes on the most loaded GPU, by kind.
 struct inference_memory {
     data_size weights{};
@@ -56,34 +34,6 @@ struct inference_memory {
     std::int64_t cached_tokens_per_sequence = 0;  ///< after the window cap and block rounding
 };
 
-namespace detail {
-/// batch × context × vocab, the largest count a serving evaluation forms: it must stay below
-/// 2^53, where counts stop being exact. The searches in fit.hpp ask this before they probe.
-constexpr double tokens_by_vocab(const transformer& m, const inference_setup& setup) {
-    return static_cast<double>(setup.batch) * static_cast<double>(setup.context) *
-           static_cast<double>(m.vocab);
-}
-
-/// The serving setup's shape checks (counts, parallel degrees, paging), which involve no
-/// quantity; the overhead is checked on its own.
-constexpr void check(const transformer& m, const inference_setup& setup, const char* function) {
-    gpucalc::check(m, function);
-    require_count(function, "batch", setup.batch);
-    require_count(function, "context", setup.context);
-    require_count(function, "max_tokens_per_step", setup.max_tokens_per_step);
-    if (!(tokens_by_vocab(m, setup) < largest_exact_count)) {
-        throw_invalid(function, "batch x context x vocab", tokens_by_vocab(m, setup), "",
-                      "must stay below 2^53, where counts stop being exact");
-    }
-    if (setup.kv_block_tokens < 0) {
-        throw_invalid(function, "kv_block_tokens", static_cast<double>(setup.kv_block_tokens), "",
-                      "must be >= 0 (0 means no paging)");
-    }
-    check_tensor_parallel(m, setup.tensor_parallel, function);
-    check_pipeline_parallel(m, setup.pipeline_parallel, function);
-}
-}  // namespace detail
-
 /// Per-GPU memory to serve `m` with `setup`, on the most loaded GPU.
 /// Weights: elements × bits per element (block scales included), split by TP and PP.
 /// KV cache: batch × cached tokens × kv_cache_bytes_per_token ÷ TP (replicated KV heads count
@@ -92,12 +42,12 @@ constexpr void check(const transformer& m, const inference_setup& setup, const c
 /// Activations: max_tokens_per_step tokens of one layer's live tensors, plus fp32 logits for
 /// one position per sequence (derived). Overhead: see runtime_overhead.
 GPUCALC_DETAIL_HOT constexpr inference_memory inference_memory_per_gpu(const transformer& m,
-                                                    const inference_setup& setup) {
+                                                    const serving_setup& setup) {
     constexpr const char* function = "inference_memory";
     detail::check(m, setup, function);
     detail::check(setup.overhead, function);
-    const std::int64_t tp = setup.tensor_parallel;
-    const std::int64_t pp = setup.pipeline_parallel;
+    const std::int64_t tp = setup.parallel.tensor;
+    const std::int64_t pp = setup.parallel.pipeline;
 
     inference_memory r{};
     const detail::stage_weights w = detail::weights_on_worst_stage(m, tp, pp, 1);

@@ -19,23 +19,6 @@ enum class bound { compute, memory };
 
 constexpr std::string_view to_string(bound b) { return b == bound::compute ? "compute" : "memory"; }
 
-/// The fraction of each datasheet peak real kernels reach. Both defaults are public
-/// measurements (docs/roofline.md has the table):
-/// - compute 0.80: the best dense BF16 GEMM over a shape sweep reaches 80.1% of peak on H100
-///   SXM and 85.9% on A100 SXM (S. Bekman, "Machine Learning Engineering", Maximum Achievable
-///   Matmul FLOPS table); cuBLASLt FP16 at 8192³ reaches 81% on A100 (Azure AI benchmarking
-///   guide). Uncertain: 0.70–0.86 by GPU, shape and precision.
-/// - memory 0.85: STREAM-style triad reaches 83% of HBM peak on A100 80GB and 89% on H100
-///   (Azure AI benchmarking guide); a tuned read kernel 88% on A100 (NVIDIA forum, confirmed by
-///   Nsight Compute). Uncertain: 0.79–0.90.
-struct efficiency {
-    double compute = 0.80;
-    double memory = 0.85;
-};
-
-/// The ideal machine: every datasheet peak reached.
-inline constexpr efficiency ideal{1.0, 1.0};
-
 /// The work of one op: the FLOPs it performs and the bytes it moves to and from memory.
 struct op_cost {
     flop_count flops{};
@@ -47,24 +30,18 @@ struct op_timing {
     duration time{};                    ///< max(compute_time, memory_time)
     duration compute_time{};            ///< flops / (peak × efficiency.compute)
     duration memory_time{};             ///< bytes / (bandwidth × efficiency.memory)
-    bound limit = bound::compute;       ///< which of the two is larger
+    gpucalc::bound bound = gpucalc::bound::compute;  ///< which of the two is larger
     arithmetic_intensity intensity{};   ///< flops / bytes
     flop_rate attained{};               ///< flops / time
 };
-
-namespace detail {
-constexpr void check(const efficiency& e, const char* function) {
-    require_fraction(function, "efficiency.compute", e.compute);
-    require_fraction(function, "efficiency.memory", e.memory);
-}
-}  // namespace detail
 
 /// The ridge point: the arithmetic intensity at which compute and memory take equally long,
 /// peak ÷ bandwidth (Williams et al. 2009), for the dense peak at `precision`. By default the
 /// datasheet ridge (efficiency 1); pass the efficiency given to attainable() or op_time() to
 /// get the knee of that roof.
-constexpr arithmetic_intensity ridge_point(const gpu_spec& gpu, compute_precision precision,
-                                           const efficiency& eff = ideal) {
+constexpr arithmetic_intensity ridge_point(
+    const gpu_spec& gpu, compute_precision precision,
+    const kernel_efficiency& eff = kernel_efficiency::ideal()) {
     detail::check(eff, "ridge_point");
     detail::require_positive("ridge_point", "gpu.memory_bandwidth", gpu.memory_bandwidth);
     return (eff.compute * peak(gpu, precision)) / (eff.memory * gpu.memory_bandwidth);
@@ -73,7 +50,7 @@ constexpr arithmetic_intensity ridge_point(const gpu_spec& gpu, compute_precisio
 /// Attainable FLOP/s at `intensity`: min(peak, intensity × bandwidth) (Williams et al. 2009),
 /// each ceiling scaled by its efficiency.
 constexpr flop_rate attainable(const gpu_spec& gpu, compute_precision precision,
-                               arithmetic_intensity intensity, const efficiency& eff = {}) {
+                               arithmetic_intensity intensity, const kernel_efficiency& eff = {}) {
     detail::check(eff, "attainable");
     detail::require_positive("attainable", "intensity", intensity);
     detail::require_positive("attainable", "gpu.memory_bandwidth", gpu.memory_bandwidth);
@@ -85,46 +62,45 @@ constexpr flop_rate attainable(const gpu_spec& gpu, compute_precision precision,
 namespace detail {
 /// op_time() for inputs already checked: positive, finite FLOPs, bytes, peak and bandwidth.
 GPUCALC_DETAIL_INLINE constexpr op_timing op_time_unchecked(const op_cost& op, flop_rate peak_rate,
-                                                            bandwidth link, const efficiency& eff) {
+                                                            bandwidth data_bandwidth,
+                                                            const kernel_efficiency& eff) {
     // The two times are divided on values, term for term the expressions whose dimensions the
     // static_assert proves: written on quantities, GCC's SLP vectorizer packs both divisions
     // into one vector divide in decode's inlined body, which lengthens its critical path
     // (measured on GCC 12 -O3: decode 1.08-1.14x its raw-double twin that way, 0.87-1.01x this
     // way, depending on the build). The results are bit-identical.
     static_assert(std::is_same<decltype(op.flops / (eff.compute * peak_rate)), duration>::value &&
-                      std::is_same<decltype(op.bytes / (eff.memory * link)), duration>::value,
+                      std::is_same<decltype(op.bytes / (eff.memory * data_bandwidth)), duration>::value,
                   "roofline times must be durations");
     op_timing t{};
     t.compute_time = make<seconds>(op.flops.value() / (eff.compute * peak_rate.value()));
-    t.memory_time = make<seconds>(op.bytes.value() / (eff.memory * link.value()));
-    t.limit = t.compute_time >= t.memory_time ? bound::compute : bound::memory;
-    t.time = t.limit == bound::compute ? t.compute_time : t.memory_time;
+    t.memory_time = make<seconds>(op.bytes.value() / (eff.memory * data_bandwidth.value()));
+    t.bound = t.compute_time >= t.memory_time ? bound::compute : bound::memory;
+    t.time = t.bound == bound::compute ? t.compute_time : t.memory_time;
     t.intensity = op.flops / op.bytes;
     t.attained = op.flops / t.time;
     return t;
 }
 }  // namespace detail
 
-/// The best time of an op whose data streams over `link` bandwidth (HBM by default; pass a
-/// PCIe or NVLink bandwidth for data held elsewhere), and which bound holds.
-GPUCALC_DETAIL_HOT GPUCALC_DETAIL_INLINE constexpr op_timing op_time(const op_cost& op,
-                                                                     flop_rate peak_rate,
-                                                                     bandwidth link,
-                                                                     const efficiency& eff = {}) {
+/// The best time of an op whose data streams at `data_bandwidth` (a GPU's HBM; a PCIe or
+/// NVLink bandwidth for data held elsewhere; a CPU's memory bandwidth), and which bound holds.
+GPUCALC_DETAIL_HOT GPUCALC_DETAIL_INLINE constexpr op_timing op_time(
+    const op_cost& op, flop_rate peak_rate, bandwidth data_bandwidth,
+    const kernel_efficiency& eff = {}) {
     constexpr const char* function = "op_time";
     detail::require_positive(function, "op.flops", op.flops);
     detail::require_positive(function, "op.bytes", op.bytes);
     detail::require_positive(function, "peak", peak_rate);
-    detail::require_positive(function, "bandwidth", link);
+    detail::require_positive(function, "data_bandwidth", data_bandwidth);
     detail::check(eff, function);
-    return detail::op_time_unchecked(op, peak_rate, link, eff);
+    return detail::op_time_unchecked(op, peak_rate, data_bandwidth, eff);
 }
 
 /// The same on `gpu`'s device memory at `precision`.
-GPUCALC_DETAIL_HOT GPUCALC_DETAIL_INLINE constexpr op_timing op_time(const op_cost& op,
-                                                                     const gpu_spec& gpu,
-                                                                     compute_precision precision,
-                                                                     const efficiency& eff = {}) {
+GPUCALC_DETAIL_HOT GPUCALC_DETAIL_INLINE constexpr op_timing op_time(
+    const op_cost& op, const gpu_spec& gpu, compute_precision precision,
+    const kernel_efficiency& eff = {}) {
     return op_time(op, peak(gpu, precision), gpu.memory_bandwidth, eff);
 }
 

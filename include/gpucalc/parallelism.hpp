@@ -1,0 +1,241 @@
+// parallelism.hpp: how a job is split across GPUs (tensor, pipeline, data, expert and context
+// parallelism, sequence parallelism, ZeRO, interleaving), the rules a split must obey, and how
+// it divides a model's weights and live tensors
+#pragma once
+
+#include <cstdint>
+
+#include "detail/checks.hpp"
+#include "model.hpp"
+
+namespace gpucalc {
+
+/// How a job is split across GPUs: one type for serving, training, scaling and the plan search.
+/// Every degree is a plain count (ARCHITECTURE: parallel degrees carry no GPU dimension). A
+/// job runs on tensor × pipeline × context_parallel × data GPUs (gpus_of); expert parallelism
+/// is carved out of the data-parallel ranks, as in Megatron-LM and DeepSpeed-MoE.
+struct parallel_layout {
+    std::int64_t tensor = 1;    ///< TP: splits each layer's matrices (Shoeybi et al. 2019)
+    std::int64_t pipeline = 1;  ///< PP: splits the layers into stages (Narayanan et al. 2021)
+    std::int64_t data = 1;      ///< DP: replicas, each on a different slice of the batch
+    std::int64_t expert = 1;    ///< EP: an MoE layer's experts split across this many DP ranks
+    /// CP: each sequence split across this many GPUs, attention exchanging K and V between them
+    /// (ring attention, Liu et al. 2023; Megatron-LM's --context-parallel-size).
+    std::int64_t context_parallel = 1;
+    /// Sequence parallelism (Korthikanti et al. 2022 §4.2.2): the norm and dropout regions split
+    /// along the sequence across the TP group; it matters only with tensor > 1.
+    bool sequence_parallel = false;
+    /// ZeRO 0–3 (Rajbhandari et al. 2020): 1 shards optimizer states, 2 also gradients, 3 also
+    /// parameters, over the data-parallel ranks. FSDP's strategies map onto it (zero_stage_of).
+    std::int64_t zero_stage = 0;
+    /// Model chunks per pipeline stage (interleaved 1F1B, Narayanan et al. 2021 §2.2.2).
+    std::int64_t interleave = 1;
+};
+
+/// GPUs a layout occupies: tensor × pipeline × context_parallel × data.
+constexpr std::int64_t gpus_of(const parallel_layout& p) {
+    return p.tensor * p.pipeline * p.context_parallel * p.data;
+}
+
+/// FSDP sharding strategies, as ZeRO stages (PyTorch FSDP documentation; Zhao et al. 2023).
+enum class fsdp { no_shard = 0, shard_grad_op = 2, full_shard = 3 };
+constexpr std::int64_t zero_stage_of(fsdp strategy) { return static_cast<std::int64_t>(strategy); }
+
+/// Whether TP degree `tp` can split `m`: it must divide the attention heads, and divide the KV
+/// heads or be a multiple of them (the KV heads are then replicated, one per GPU, as vLLM and
+/// Megatron-LM do for GQA).
+constexpr bool tensor_parallel_allowed(const transformer& m, std::int64_t tp) {
+    const std::int64_t kv = kv_heads_of(m);
+    return tp >= 1 && detail::divides(tp, m.heads) &&
+           (detail::divides(tp, kv) || detail::divides(kv, tp));
+}
+
+namespace detail {
+
+constexpr void check_tensor_parallel(const transformer& m, std::int64_t tp, const char* function) {
+    require_count(function, "parallel.tensor", tp);
+    if (!divides(tp, m.heads)) {
+        throw_invalid(function, "parallel.tensor", static_cast<double>(tp), "",
+                      "must divide attention heads = ", static_cast<double>(m.heads), "");
+    }
+    const std::int64_t kv = kv_heads_of(m);
+    if (!divides(tp, kv) && !divides(kv, tp)) {
+        throw_invalid(function, "parallel.tensor", static_cast<double>(tp), "",
+                      "must divide KV heads = ", static_cast<double>(kv),
+                      " or be a multiple of it (KV heads are then replicated)");
+    }
+}
+
+constexpr void check_pipeline_parallel(const transformer& m, std::int64_t pp,
+                                       const char* function) {
+    require_count(function, "parallel.pipeline", pp);
+    if (pp > m.layers) {
+        throw_invalid(function, "parallel.pipeline", static_cast<double>(pp), "",
+                      "must not exceed layers = ", static_cast<double>(m.layers), "");
+    }
+}
+
+constexpr void check_zero_stage(std::int64_t stage, const char* function) {
+    if (stage < 0 || stage > 3) {
+        throw_invalid(function, "parallel.zero_stage", static_cast<double>(stage), "",
+                      "must be 0, 1, 2 or 3");
+    }
+}
+
+/// The rules every layout obeys for `m`, whatever the job: TP splits the heads (and the KV
+/// heads, or replicates them); PP leaves each stage a layer; EP divides the experts and the
+/// data-parallel degree it is carved from; ZeRO is a stage 0–3; interleaving needs a pipeline
+/// and a layer per chunk; every degree is a count of at most 2^40, and so is their product.
+constexpr void check(const transformer& m, const parallel_layout& p, const char* function) {
+    check_tensor_parallel(m, p.tensor, function);
+    check_pipeline_parallel(m, p.pipeline, function);
+    require_count(function, "parallel.data", p.data);
+    require_count(function, "parallel.expert", p.expert);
+    require_count(function, "parallel.context_parallel", p.context_parallel);
+    require_count(function, "parallel.interleave", p.interleave);
+    // Each factor is below 2^40, so the product (formed in double) cannot overflow.
+    const double gpus = static_cast<double>(p.tensor) * static_cast<double>(p.pipeline) *
+                        static_cast<double>(p.context_parallel) * static_cast<double>(p.data);
+    if (!(gpus <= static_cast<double>(largest_count))) {
+        throw_invalid(function, "parallel: tensor x pipeline x context_parallel x data", gpus, "",
+                      "must be <= 2^40");
+    }
+    if (!divides(p.expert, experts_of(m))) {
+        throw_invalid(function, "parallel.expert", static_cast<double>(p.expert), "",
+                      "must divide experts = ", static_cast<double>(experts_of(m)), "");
+    }
+    if (!divides(p.expert, p.data)) {
+        throw_invalid(function, "parallel.expert", static_cast<double>(p.expert), "",
+                      "must divide parallel.data = ", static_cast<double>(p.data),
+                      " (expert parallelism runs across data-parallel ranks)");
+    }
+    check_zero_stage(p.zero_stage, function);
+    if (p.interleave > 1 && p.pipeline == 1) {
+        throw_invalid(function, "parallel.interleave", static_cast<double>(p.interleave), "",
+                      "needs parallel.pipeline > 1");
+    }
+    if (p.interleave > ceil_div(m.layers, p.pipeline)) {
+        throw_invalid(function, "parallel.interleave", static_cast<double>(p.interleave), "",
+                      "must not exceed the layers per stage = ",
+                      static_cast<double>(ceil_div(m.layers, p.pipeline)), "");
+    }
+}
+
+/// A layout for sequences of `sequence` tokens: check() and CP dividing the sequence, since
+/// each CP rank holds an equal share of every sequence.
+constexpr void check(const transformer& m, const parallel_layout& p, std::int64_t sequence,
+                     const char* function) {
+    check(m, p, function);
+    if (!divides(p.context_parallel, sequence)) {
+        throw_invalid(function, "parallel.context_parallel",
+                      static_cast<double>(p.context_parallel), "", "must divide sequence = ",
+                      static_cast<double>(sequence), "");
+    }
+}
+
+/// A serving replica's layout: tensor and pipeline parallelism only. Replicas (data), experts
+/// split across GPUs, context parallelism, ZeRO and interleaving are not serving-memory or
+/// roofline concepts here; each must keep its default.
+constexpr void check_serving(const transformer& m, const parallel_layout& p, const char* function) {
+    check(m, p, function);
+    const auto require_one = [function](const char* field, std::int64_t value) {
+        if (value != 1) {
+            throw_invalid(function, field, static_cast<double>(value), "",
+                          "must be 1: a serving setup describes one replica split by "
+                          "parallel.tensor and parallel.pipeline");
+        }
+    };
+    require_one("parallel.data", p.data);
+    require_one("parallel.expert", p.expert);
+    require_one("parallel.context_parallel", p.context_parallel);
+    require_one("parallel.interleave", p.interleave);
+    if (p.zero_stage != 0) {
+        throw_invalid(function, "parallel.zero_stage", static_cast<double>(p.zero_stage), "",
+                      "must be 0: serving keeps no optimizer state to shard");
+    }
+}
+
+/// KV heads one GPU holds: its share, or one replicated head when TP exceeds the KV heads.
+constexpr std::int64_t kv_heads_per_gpu(const transformer& m, std::int64_t tp) {
+    const std::int64_t kv = kv_heads_of(m);
+    return kv >= tp ? exact_quotient(kv, tp) : 1;  // check_tensor_parallel: tp divides kv
+}
+
+/// Query and key/value widths on one GPU: queries split by TP, keys and values by their heads
+/// (replicated heads counted once per GPU).
+struct attention_widths {
+    double q = 0.0;
+    double kv = 0.0;
+};
+
+constexpr attention_widths attention_widths_per_gpu(const transformer& m, std::int64_t tp) {
+    return {static_cast<double>(q_width_of(m)) / static_cast<double>(tp),
+            static_cast<double>(kv_heads_per_gpu(m, tp) * head_dim_of(m))};
+}
+
+/// KV-cache elements one token adds on one GPU over `layers` layers: a key and a value per
+/// layer and (per-GPU) KV head.
+constexpr double kv_elements_per_token(const transformer& m, std::int64_t tp, double layers) {
+    return 2.0 * layers * attention_widths_per_gpu(m, tp).kv;
+}
+
+/// Weight elements on the most loaded pipeline stage, split into linear-layer weights and
+/// "embedding-class" ones (embedding, head, norms). The first stage holds the token embedding
+/// (split by TP over the vocabulary, Megatron-LM's vocab-parallel embedding) and the learned
+/// position table (not split); the last the head and final norm; a tied head needs its own
+/// copy once they are on different stages (Megatron-LM keeps one on the last stage). Stages
+/// hold ceil(layers / pp) layers.
+struct stage_weights {
+    double linear = 0.0;
+    double embedding_class = 0.0;
+    double experts = 0.0;  ///< the MoE experts' share of `linear` (0 for a dense model)
+    double layers = 0.0;   ///< layers on the stage
+};
+
+constexpr stage_weights weights_on_worst_stage(const transformer& m, std::int64_t tp,
+                                               std::int64_t pp, std::int64_t expert_parallel) {
+    const layer_parameters p = layer_parameters_of(m);
+    const double t = static_cast<double>(tp);
+    const double h = static_cast<double>(m.hidden);
+    const attention_widths w = attention_widths_per_gpu(m, tp);
+    const double bias = m.linear_biases ? 1.0 : 0.0;
+    const double attention = 2.0 * h * w.q + 2.0 * h * w.kv + bias * (w.q + 2.0 * w.kv + h);
+    const double experts_here =
+        static_cast<double>(experts_of(m)) / static_cast<double>(expert_parallel);
+    const double expert = static_cast<double>(p.expert_weights + p.expert_biases) / t;
+
+    stage_weights r{};
+    r.layers = static_cast<double>(ceil_div(m.layers, pp));
+    r.linear = r.layers * (attention + experts_here * expert + static_cast<double>(p.router));
+    r.experts = m.experts > 1 ? r.layers * experts_here * expert : 0.0;
+
+    const double head = static_cast<double>(m.vocab) * h / t;
+    const double positions =
+        m.positions == position_kind::learned ? static_cast<double>(m.max_context) * h : 0.0;
+    const double embedding = head + positions;
+    const double final_norm = static_cast<double>(p.norm);
+    double ends = 0.0;
+    if (pp == 1) {
+        ends = embedding + (m.tied_embeddings ? 0.0 : head) + final_norm;
+    } else {
+        const double last = head + final_norm;  // tied or not, the last stage holds a head
+        ends = embedding > last ? embedding : last;
+    }
+    r.embedding_class = r.layers * 2.0 * static_cast<double>(p.norm) + ends;
+    return r;
+}
+
+/// Live activation elements per token of one layer's forward at inference (derived): the
+/// residual stream and the normalized input, plus the larger of attention's projections
+/// (Q, K, V and the output projection's input) and the MLP's intermediates, per GPU.
+/// FlashAttention-style kernels keep no s² score matrix.
+constexpr double workspace_elements_per_token(const transformer& m, std::int64_t tp) {
+    const attention_widths w = attention_widths_per_gpu(m, tp);
+    const double attention = 2.0 * w.q + 2.0 * w.kv;
+    const double mlp = (m.mlp == mlp_kind::gated ? 3.0 : 2.0) *
+                       static_cast<double>(m.ffn_hidden) / static_cast<double>(tp);
+    return 2.0 * static_cast<double>(m.hidden) + (attention > mlp ? attention : mlp);
+}
+
+}  // namespace detail
+}  // namespace gpucalc

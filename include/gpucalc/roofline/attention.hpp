@@ -1,0 +1,83 @@
+// roofline/attention.hpp: what one layer's attention core (QKᵀ, softmax, ·V) costs on a GPU:
+// FLOPs over the (query, key) pairs a causal mask or sliding window keeps, and the bytes
+// FlashAttention or the standard algorithm moves
+#pragma once
+
+#include <cstdint>
+
+#include "../detail/checks.hpp"
+#include "../model.hpp"
+#include "../parallelism.hpp"
+#include "../precision.hpp"
+#include "../units.hpp"
+#include "op.hpp"
+
+namespace gpucalc {
+
+namespace detail {
+/// (query, key) pairs the attention core scores when `queries` new tokens follow
+/// `keys − queries` cached ones: all pairs, or with a causal mask Σ over the new tokens of the
+/// keys up to each, every count capped by a sliding window (derived).
+constexpr double attended_pairs(const transformer& m, std::int64_t queries, std::int64_t keys,
+                                bool causal) {
+    const double q = static_cast<double>(queries);
+    const double cached = static_cast<double>(keys - queries);
+    const double window = m.sliding_window > 0 ? static_cast<double>(m.sliding_window)
+                                               : static_cast<double>(keys);
+    if (!causal) return q * (static_cast<double>(keys) < window ? static_cast<double>(keys) : window);
+    // Query i (1-based) sees cached + i keys, capped at the window.
+    const double uncapped_until = window - cached;  // last i below the cap
+    if (uncapped_until >= q) return q * cached + q * (q + 1.0) / 2.0;
+    if (uncapped_until <= 0.0) return q * window;
+    const double n = uncapped_until;
+    return n * cached + n * (n + 1.0) / 2.0 + (q - n) * window;
+}
+}  // namespace detail
+
+/// Query rows FlashAttention processes per block of K and V it streams (its B_r). FlashAttention
+/// re-reads K and V once per query block, Θ(N²d²/M) traffic (Dao et al. 2022, Theorem 2);
+/// FlashAttention-2 uses 64–128-row blocks (Dao 2023, §3.3). Uncertain: 64–128; 128 planned.
+inline constexpr std::int64_t default_flash_query_block = 128;
+
+/// The attention core of one layer (QKᵀ, softmax, ·V) for `batch` sequences of `queries` new
+/// tokens appended after `keys − queries` cached ones, on one GPU of a TP group. FLOPs:
+/// 2·2·(query, key) pairs·(heads × head_dim)/tp (Narayanan et al. 2021, §5.1), where a causal
+/// mask keeps for query i only the keys up to it, and a sliding window caps them. Bytes:
+/// FlashAttention reads Q and writes O once and streams K and V once per block of
+/// `flash_query_block` queries (Dao et al. 2022, Theorem 2); the standard algorithm reads K and
+/// V once but also writes and reads back the score matrix S and the probabilities P, one
+/// element per pair and head each (their Algorithm 0).
+constexpr op_cost attention_cost(const transformer& m, std::int64_t batch, std::int64_t queries,
+                                 std::int64_t keys, bool flash = true, bool causal = true,
+                                 const storage_format& activations = formats::bf16,
+                                 std::int64_t tensor_parallel = 1,
+                                 std::int64_t flash_query_block = default_flash_query_block) {
+    constexpr const char* function = "attention_cost";
+    check(m, function);
+    detail::require_count(function, "batch", batch);
+    detail::require_count(function, "queries", queries);
+    detail::require_count(function, "keys", keys);
+    detail::require_count(function, "flash_query_block", flash_query_block);
+    if (queries > keys) {
+        detail::throw_invalid(function, "queries", static_cast<double>(queries), "",
+                              "must not exceed keys = ", static_cast<double>(keys),
+                              " (the new tokens are among the keys)");
+    }
+    detail::check_tensor_parallel(m, tensor_parallel, function);
+    const detail::attention_widths w = detail::attention_widths_per_gpu(m, tensor_parallel);
+    const double b = static_cast<double>(batch);
+    const double q = static_cast<double>(queries);
+    const double pairs = detail::attended_pairs(m, queries, keys, causal);
+    const double k = static_cast<double>(attended_tokens(m, keys));
+    const double heads = static_cast<double>(m.heads) / static_cast<double>(tensor_parallel);
+    double elements = b * 2.0 * q * w.q;  // Q in, O out
+    if (flash) {
+        const double blocks = static_cast<double>(detail::ceil_div(queries, flash_query_block));
+        elements += b * blocks * 2.0 * k * w.kv;
+    } else {
+        elements += b * 2.0 * k * w.kv + b * 4.0 * heads * pairs;  // S and P, written and read
+    }
+    return {make<flops>(4.0 * b * pairs * w.q), storage_size(elements, activations)};
+}
+
+}  // namespace gpucalc

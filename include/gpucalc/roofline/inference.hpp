@@ -1,0 +1,196 @@
+// roofline/inference.hpp: how long an LLM decode step and a prefill take at best on one
+// serving replica, and which bound holds
+#pragma once
+
+#include <cstdint>
+
+#include "../detail/checks.hpp"
+#include "../hardware.hpp"
+#include "../model.hpp"
+#include "../parallelism.hpp"
+#include "../precision.hpp"
+#include "../units.hpp"
+#include "../workload.hpp"
+#include "attention.hpp"
+#include "op.hpp"
+
+namespace gpucalc {
+
+/// A decode step's best time on one serving replica, and which bound holds. The work is one
+/// TP rank's share, summed over the pipeline stages a token passes through in turn (so per GPU
+/// when the pipeline is 1). Communication between GPUs is not included: the scaling module
+/// composes it.
+struct decode_estimate {
+    duration time_per_token{};            ///< one step: every sequence advances one token
+    double tokens_per_second = 0.0;       ///< per stream (1 / time_per_token)
+    double aggregate_tokens_per_second = 0.0;  ///< all streams of the batch
+    gpucalc::bound bound = gpucalc::bound::memory;
+    flop_count flops{};                   ///< per TP rank per step
+    data_size bytes{};                    ///< per TP rank per step: weights, KV read and written
+    data_size weight_bytes{};
+    data_size kv_bytes{};
+    duration compute_time{};
+    duration memory_time{};
+};
+
+namespace detail {
+
+/// Expected distinct experts a batch touches in one MoE layer with uniform top-k routing:
+/// E·(1 − (1 − k/E)^b) (derived: each expert is missed by a token with probability 1 − k/E).
+constexpr double experts_touched(const transformer& m, std::int64_t batch) {
+    if (m.experts <= 1) return 1.0;
+    const double e = static_cast<double>(m.experts);
+    const double miss = 1.0 - static_cast<double>(m.experts_per_token) / e;
+    double all_miss = 1.0;
+    for (std::int64_t i = 0; i < batch && all_miss > 1e-12; ++i) all_miss *= miss;
+    return e * (1.0 - all_miss);
+}
+
+/// Weight bytes a forward pass over `tokens` tokens reads on one GPU: every linear layer (of an
+/// MoE only the experts the tokens reach: the expected number under uniform routing, or the
+/// fewest possible, k, when `fewest_experts`), the norms and the output head. The input
+/// embedding is a lookup of one row per token, not a read of the table.
+GPUCALC_DETAIL_INLINE constexpr data_size weight_bytes_read(const transformer& m, std::int64_t tp,
+                                                            std::int64_t tokens,
+                                                            const storage_format& linear,
+                                                            const storage_format& rest,
+                                                            bool fewest_experts = false) {
+    const stage_weights w = weights_on_worst_stage(m, tp, 1, 1);
+    const layer_parameters p = layer_parameters_of(m);
+    const double head = static_cast<double>(m.vocab * m.hidden) / static_cast<double>(tp);
+    const double norms = static_cast<double>(m.layers * 2 * p.norm + p.norm);
+    double unread_experts = 0.0;
+    if (w.experts > 0.0) {
+        const double touched = fewest_experts ? static_cast<double>(m.experts_per_token)
+                                              : experts_touched(m, tokens);
+        unread_experts = w.experts * (1.0 - touched / static_cast<double>(m.experts));
+    }
+    return storage_size(w.linear - unread_experts, linear) + storage_size(head + norms, rest);
+}
+
+/// The checks every forward pass of `setup` on `gpu` shares (decode and prefill): the model,
+/// the serving setup, the efficiencies and the bandwidth.
+GPUCALC_DETAIL_INLINE constexpr void check_pass(const transformer& m, const gpu_spec& gpu,
+                                                const serving_setup& s, const char* function) {
+    check(m, s, function);
+    check(s.efficiency, function);
+    require_positive(function, "gpu.memory_bandwidth", gpu.memory_bandwidth);
+}
+
+}  // namespace detail
+
+namespace detail {
+/// decode() with the MoE experts touched taken as expected (false) or as few as possible.
+constexpr decode_estimate decode_step(const transformer& m, const gpu_spec& gpu,
+                                      const serving_setup& s, bool fewest_experts) {
+    constexpr const char* function = "decode";
+    check_pass(m, gpu, s, function);
+    const std::int64_t tp = s.parallel.tensor;
+    const double t = static_cast<double>(tp);
+    const double b = static_cast<double>(s.batch);
+    decode_estimate d{};
+    d.weight_bytes = detail::weight_bytes_read(m, tp, s.batch, s.weights, s.embeddings, fewest_experts);
+    const double cached = static_cast<double>(attended_tokens(m, s.context));
+    d.kv_bytes = storage_size(
+        b * (cached + 1.0) * detail::kv_elements_per_token(m, tp, static_cast<double>(m.layers)),
+        s.kv_cache);
+    d.bytes = d.weight_bytes + d.kv_bytes;
+    d.flops = (b / t) * detail::forward_flops_unchecked(m, s.context).total;
+    const op_timing o = detail::op_time_unchecked({d.flops, d.bytes}, peak(gpu, s.compute),
+                                                  gpu.memory_bandwidth, s.efficiency);
+    d.compute_time = o.compute_time;
+    d.memory_time = o.memory_time;
+    d.bound = o.bound;
+    d.time_per_token = o.time;
+    d.tokens_per_second = 1.0 / in<seconds>(o.time);
+    d.aggregate_tokens_per_second = b * d.tokens_per_second;
+    return d;
+}
+}  // namespace detail
+
+/// The best decode step of `m` on `gpu` for `setup.batch` sequences of `setup.context` cached
+/// tokens (Williams et al. 2009 applied per step): the step reads the weights once for the
+/// whole batch and each sequence's KV cache (capped by a sliding window), writes one new KV
+/// entry per sequence, and performs the batch's forward FLOPs (forward_flops_per_token at that
+/// context). Time = max(FLOPs ÷ attainable peak, bytes ÷ attainable bandwidth) for one TP
+/// rank's share; with pipeline stages, a token passes through each in turn, so the time is
+/// their sum, which is the same formula over all layers.
+GPUCALC_DETAIL_HOT constexpr decode_estimate decode(const transformer& m, const gpu_spec& gpu,
+                                                   const serving_setup& setup) {
+    return detail::decode_step(m, gpu, setup, false);
+}
+
+/// Where decode turns compute-bound as the batch grows.
+struct compute_bound_crossover {
+    bool reached = false;    ///< false: memory-bound at every batch up to the limit
+    std::int64_t batch = 0;  ///< the smallest compute-bound batch, when reached
+};
+
+/// The smallest batch at which decode turns compute-bound (the ridge, in batch terms). Each
+/// sequence also reads its own KV cache, which batching does not share, so at long contexts
+/// some setups never cross: `reached` is then false.
+constexpr compute_bound_crossover decode_compute_bound_batch(const transformer& m,
+                                                             const gpu_spec& gpu, serving_setup s,
+                                                             std::int64_t limit = 1 << 20) {
+    detail::require_count("decode_compute_bound_batch", "limit", limit);
+    auto compute_bound = [&](std::int64_t b) {
+        s.batch = b;
+        return decode(m, gpu, s).bound == bound::compute;
+    };
+    if (!compute_bound(limit)) return {false, 0};
+    std::int64_t low = 0, high = limit;  // low is memory-bound (or 0), high compute-bound
+    while (high - low > 1) {
+        const std::int64_t mid = low + (high - low) / 2;
+        if (compute_bound(mid)) high = mid; else low = mid;
+    }
+    return {true, high};
+}
+
+/// A prefill's best time on one serving replica (one TP rank's share, summed over the pipeline
+/// stages), and which bound holds. Communication is not included.
+struct prefill_estimate {
+    duration time_to_first_token{};
+    gpucalc::bound bound = gpucalc::bound::compute;
+    flop_count flops{};   ///< per TP rank
+    data_size bytes{};    ///< per TP rank: weights once, the KV cache written
+    duration compute_time{};
+    duration memory_time{};
+};
+
+/// The best prefill of `m` on `gpu`: `setup.batch` prompts of `setup.prompt` tokens. The layers'
+/// FLOPs for every prompt token, attention over the keys each token sees (i for token i when
+/// `setup.causal`, capped by a sliding window), and the output head for the last token of each
+/// prompt only; bytes are the weights read once and the KV cache written (derived).
+GPUCALC_DETAIL_HOT constexpr prefill_estimate prefill(const transformer& m, const gpu_spec& gpu,
+                                                     const serving_setup& s) {
+    constexpr const char* function = "prefill";
+    detail::check_pass(m, gpu, s, function);
+    detail::require_count(function, "prompt", s.prompt);
+    const double prompt_tokens_by_vocab = static_cast<double>(s.batch) *
+                                          static_cast<double>(s.prompt) * static_cast<double>(m.vocab);
+    if (!(prompt_tokens_by_vocab < detail::largest_exact_count)) {
+        detail::throw_invalid(function, "batch x prompt x vocab", prompt_tokens_by_vocab, "",
+                              "must stay below 2^53, where counts stop being exact");
+    }
+    const std::int64_t tp = s.parallel.tensor;
+    const double t = static_cast<double>(tp);
+    const double b = static_cast<double>(s.batch);
+    const double n = static_cast<double>(s.prompt);
+    const forward_flops one = detail::forward_flops_unchecked(m, 1);  // attention per key: one key
+    const double pairs = detail::attended_pairs(m, s.prompt, s.prompt, s.causal);
+    prefill_estimate r{};
+    r.flops = (b / t) * (n * one.layers + pairs * one.attention + one.lm_head);
+    // Every prompt token's K and V are written (a sliding-window cache overwrites in place).
+    r.bytes = detail::weight_bytes_read(m, tp, s.batch * s.prompt, s.weights, s.embeddings) +
+              storage_size(b * n * detail::kv_elements_per_token(m, tp, static_cast<double>(m.layers)),
+                           s.kv_cache);
+    const op_timing o = detail::op_time_unchecked({r.flops, r.bytes}, peak(gpu, s.compute),
+                                                  gpu.memory_bandwidth, s.efficiency);
+    r.compute_time = o.compute_time;
+    r.memory_time = o.memory_time;
+    r.bound = o.bound;
+    r.time_to_first_token = o.time;
+    return r;
+}
+
+}  // namespace gpucalc

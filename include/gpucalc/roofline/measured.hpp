@@ -1,0 +1,68 @@
+// roofline/measured.hpp: how close a measured decode speed comes to the hardware (MBU and
+// MFU), and whether a claimed speed is possible at all
+#pragma once
+
+#include "../detail/checks.hpp"
+#include "../hardware.hpp"
+#include "../model.hpp"
+#include "../units.hpp"
+#include "../workload.hpp"
+#include "inference.hpp"
+
+namespace gpucalc {
+
+namespace detail {
+/// The decode step at 100% of both peaks, the yardstick for measurements and claims.
+constexpr decode_estimate decode_at_peak(const transformer& m, const gpu_spec& gpu,
+                                         const serving_setup& s, bool fewest_experts) {
+    serving_setup at_peak = s;
+    at_peak.efficiency = kernel_efficiency::ideal();
+    return decode_step(m, gpu, at_peak, fewest_experts);
+}
+}  // namespace detail
+
+/// How close a measured decode speed is to the hardware: model bandwidth utilization (bytes
+/// a step must move ÷ time ÷ bandwidth) and model FLOPs utilization (FLOPs ÷ time ÷ peak), per
+/// GPU (the MBU of Databricks' "LLM Inference Performance Engineering", 2023).
+struct model_utilization {
+    double mbu = 0.0;
+    double mfu = 0.0;
+};
+
+constexpr model_utilization decode_utilization(const transformer& m, const gpu_spec& gpu,
+                                               const serving_setup& s,
+                                         double measured_tokens_per_second_per_stream) {
+    detail::require_positive("decode_utilization", "measured_tokens_per_second_per_stream",
+                             measured_tokens_per_second_per_stream);
+    const decode_estimate d = detail::decode_at_peak(m, gpu, s, false);
+    const duration step = make<seconds>(1.0 / measured_tokens_per_second_per_stream);
+    return {(d.bytes / step) / gpu.memory_bandwidth, (d.flops / step) / peak(gpu, s.compute)};
+}
+
+/// Whether a claimed per-stream decode speed is possible: at most the roofline bound at 100%
+/// of both peaks.
+struct plausibility {
+    bool possible = false;
+    double claimed = 0.0;          ///< tokens/s per stream
+    double ceiling = 0.0;          ///< the most the hardware allows, tokens/s per stream
+    double fraction_of_ceiling = 0.0;
+    gpucalc::bound bound = gpucalc::bound::memory;  ///< which roof sets the ceiling
+};
+
+constexpr plausibility check_decode_claim(const transformer& m, const gpu_spec& gpu,
+                                          const serving_setup& s,
+                                          double claimed_tokens_per_second_per_stream) {
+    detail::require_positive("check_decode_claim", "claimed_tokens_per_second_per_stream",
+                             claimed_tokens_per_second_per_stream);
+    // The most optimistic step: an MoE batch might reach only k experts.
+    const decode_estimate d = detail::decode_at_peak(m, gpu, s, true);
+    plausibility p{};
+    p.claimed = claimed_tokens_per_second_per_stream;
+    p.ceiling = d.tokens_per_second;
+    p.fraction_of_ceiling = p.claimed / p.ceiling;
+    p.possible = p.claimed <= p.ceiling;
+    p.bound = d.bound;
+    return p;
+}
+
+}  // namespace gpucalc

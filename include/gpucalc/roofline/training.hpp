@@ -1,0 +1,110 @@
+// roofline/training.hpp: how long training takes at an assumed model FLOPs utilization (the
+// quick estimate; the scaling module composes the step time of a parallel job), and the MFU a
+// measured run achieved
+#pragma once
+
+#include <cstdint>
+
+#include "../detail/checks.hpp"
+#include "../hardware.hpp"
+#include "../model.hpp"
+#include "../parallelism.hpp"
+#include "../units.hpp"
+#include "../workload.hpp"
+
+namespace gpucalc {
+
+/// Model FLOPs utilization achieved in training, as published runs report it. The default is
+/// a planning figure from public measurements (docs/roofline.md): Llama 3 405B trained at
+/// 38–43% on H100 (Dubey et al. 2024, Table 4), Megatron-LM's 1T GPT at 52% on A100 (Narayanan
+/// et al. 2021), PaLM 540B at 46.2% on TPU v4 (Chowdhery et al. 2022). Uncertain: 0.35–0.56.
+inline constexpr double default_training_mfu = 0.40;
+
+/// The assumptions of the quick, MFU-based training-time estimate.
+struct mfu_assumption {
+    double mfu = default_training_mfu;  ///< model FLOPs ÷ (GPUs × peak), in (0, 1]
+    /// Count FLOPs as 6·N·D (Kaplan et al. 2020) instead of the exact per-token count.
+    bool six_n_d = false;
+};
+
+namespace detail {
+/// Model FLOPs per token of a training job: exact at its sequence length, or 6·N with N the
+/// active non-embedding parameters (Kaplan et al. 2020 count no embedding parameters; the
+/// output head, a matmul, is kept). Checks the model, the job's sequence and the layout.
+constexpr flop_count training_model_flops_per_token(const transformer& m, const training_job& job,
+                                                    const parallel_layout& layout,
+                                                    bool six_n_d, const char* function) {
+    check(m, function);
+    require_count(function, "job.sequence", job.sequence);
+    check(m, layout, job.sequence, function);
+    if (six_n_d) {
+        const parameter_counts c = count_parameters(m);
+        return make<flops>(6.0 * static_cast<double>(c.active - c.embedding));
+    }
+    return 3.0 * forward_flops_unchecked(m, job.sequence).total;
+}
+
+/// What the GPUs of `layout` sustain at `mfu`: GPUs × peak at the job's precision × MFU.
+constexpr flop_rate sustained_rate(const gpu_spec& gpu, const training_job& job,
+                                   const parallel_layout& layout, double mfu,
+                                   const char* function) {
+    require_fraction(function, "assumption.mfu", mfu);
+    return static_cast<double>(gpus_of(layout)) * mfu * peak(gpu, job.compute);
+}
+}  // namespace detail
+
+/// One optimizer step of `job.global_batch` sequences of `job.sequence` tokens on the GPUs of
+/// `layout`: model FLOPs ÷ (GPUs × peak × MFU). The quick estimate: the scaling module's
+/// composed step time, from the layout's compute and collectives, replaces the assumed MFU.
+constexpr duration training_step_time(const transformer& m, const gpu_spec& gpu,
+                                      const training_job& job, const parallel_layout& layout,
+                                      const mfu_assumption& assumption = {}) {
+    constexpr const char* function = "training_step_time";
+    detail::require_count(function, "job.global_batch", job.global_batch);
+    const flop_count per_token =
+        detail::training_model_flops_per_token(m, job, layout, assumption.six_n_d, function);
+    const double tokens = static_cast<double>(job.global_batch) * static_cast<double>(job.sequence);
+    return (tokens * per_token) / detail::sustained_rate(gpu, job, layout, assumption.mfu, function);
+}
+
+/// Time to train `tokens` tokens on the GPUs of `layout`: model FLOPs ÷ (GPUs × peak × MFU),
+/// the FLOPs exact per token at the job's sequence length (training_flops_per_token().model)
+/// or 6·N·D. The quick estimate, as training_step_time.
+constexpr duration time_to_train(const transformer& m, const gpu_spec& gpu, double tokens,
+                                 const training_job& job, const parallel_layout& layout,
+                                 const mfu_assumption& assumption = {}) {
+    constexpr const char* function = "time_to_train";
+    detail::require_positive(function, "tokens", tokens);
+    const flop_count per_token =
+        detail::training_model_flops_per_token(m, job, layout, assumption.six_n_d, function);
+    return (tokens * per_token) / detail::sustained_rate(gpu, job, layout, assumption.mfu, function);
+}
+
+/// The MFU a training run achieved, from its measured throughput in tokens per second across
+/// all the GPUs of `layout`: model FLOPs per second ÷ (GPUs × peak) (Chowdhery et al. 2022,
+/// App. B). `six_n_d` counts the FLOPs as 6·N, as some reports do.
+constexpr double training_mfu(const transformer& m, const gpu_spec& gpu,
+                              double measured_tokens_per_second, const training_job& job,
+                              const parallel_layout& layout, bool six_n_d = false) {
+    constexpr const char* function = "training_mfu";
+    detail::require_positive(function, "measured_tokens_per_second", measured_tokens_per_second);
+    const flop_count per_token =
+        detail::training_model_flops_per_token(m, job, layout, six_n_d, function);
+    return (measured_tokens_per_second * per_token / make<seconds>(1.0)) /
+           detail::sustained_rate(gpu, job, layout, 1.0, function);
+}
+
+/// Narayanan et al. 2021, Eq. 4: end-to-end training time ≈ 8·T·P / (n·X) for T tokens, P
+/// parameters, n GPUs each sustaining X FLOP/s, with activation recomputation (their factor 8 =
+/// 2 forward + 4 backward + 2 recomputed forward, per parameter and token).
+constexpr duration megatron_training_time(double tokens, double parameters, std::int64_t gpus,
+                                          flop_rate per_gpu) {
+    constexpr const char* function = "megatron_training_time";
+    detail::require_positive(function, "tokens", tokens);
+    detail::require_positive(function, "parameters", parameters);
+    detail::require_count(function, "gpus", gpus);
+    detail::require_positive(function, "per_gpu", per_gpu);
+    return make<flops>(8.0 * tokens * parameters) / (static_cast<double>(gpus) * per_gpu);
+}
+
+}  // namespace gpucalc
