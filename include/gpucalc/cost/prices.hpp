@@ -37,8 +37,8 @@ constexpr money job_cost(gpu_count gpus, duration held, gpu_price price) {
     return job_cost(gpus * held, price);
 }
 
-/// A discount in [0, 1): 0 is the list price; 1 would make it free.
 namespace detail {
+/// Rejects a discount outside [0, 1).
 constexpr void require_discount(const char* function, const char* field, double discount) {
     if (!(discount >= 0.0 && discount < 1.0)) {
         throw_invalid(function, field, discount, "", "must be in [0, 1)");
@@ -46,7 +46,8 @@ constexpr void require_discount(const char* function, const char* field, double 
 }
 }  // namespace detail
 
-/// The price after a discount (spot, committed use, a negotiated rate).
+/// The price after a discount (spot, committed use, a negotiated rate). The discount is in
+/// [0, 1): 0 is the list price; 1 would make it free.
 constexpr gpu_price discounted(gpu_price list, double discount) {
     detail::require_non_negative("discounted", "list", list);
     detail::require_discount("discounted", "discount", discount);

@@ -88,12 +88,8 @@ struct ownership_cost {
     cost_rate active_power{};  ///< the extra facility power at full load, × utilization
 };
 
-/// Hourly cost of owning at `utilization`. Capital: straight-line depreciation of
-/// capex·(1 + network share) + installation − residual, or with a cost of capital the annuity
-/// that repays it (capital recovery factor; the residual discounted back over the life).
-/// Power: draw × PUE × $/kWh, the draw rising linearly from idle to full with utilization
-/// (derived). Not constexpr when cost_of_capital > 0 (std::pow).
 namespace detail {
+/// owning_cost (documented below), naming the calling function in its error messages.
 GPUCALC_DETAIL_INLINE inline ownership_cost owning_cost(const ownership& o, double utilization,
                                                   const char* function) {
     check(o, function);
@@ -120,6 +116,12 @@ GPUCALC_DETAIL_INLINE inline ownership_cost owning_cost(const ownership& o, doub
 }
 }  // namespace detail
 
+/// Hourly cost of owning at `utilization`. Capital: straight-line depreciation of
+/// capex·(1 + network share) + installation − residual, or with a cost of capital the annuity
+/// that repays it (capital recovery factor; the residual discounted back over the life).
+/// Power: draw × PUE × $/kWh, the draw rising linearly from idle to full with utilization
+/// (derived). Plain inline, never constexpr: with a cost of capital it calls std::pow,
+/// std::expm1 and std::log1p, which are not usable in constant expressions.
 inline ownership_cost owning_cost(const ownership& o, double utilization) {
     return detail::owning_cost(o, utilization, "owning_cost");
 }
