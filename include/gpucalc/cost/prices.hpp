@@ -107,7 +107,8 @@ constexpr flex_start_verdict flex_start(const flex_start_offer& offer, gpu_time 
     return v;
 }
 
-/// A managed ML platform's price: the raw price plus a premium fraction (domain.md: 20–40%).
+/// A managed ML platform's price: the raw price plus a premium fraction (a practitioners' rule
+/// of thumb puts it at 20–40%; compare the platform's price page with the raw instance's).
 constexpr gpu_price with_premium(gpu_price raw, double premium) {
     detail::require_non_negative("with_premium", "raw", raw);
     detail::require_non_negative("with_premium", "premium", premium);
