@@ -11,7 +11,7 @@
 namespace gpucalc {
 
 /// How a job is split across GPUs: one type for serving, training, scaling and the plan search.
-/// Every degree is a plain count (ARCHITECTURE: parallel degrees carry no GPU dimension). A
+/// Every degree is a plain count (a degree carries no GPU dimension; GPU·h is for billing). A
 /// job runs on tensor × pipeline × context_parallel × data GPUs (gpus_of); expert parallelism
 /// is carved out of the data-parallel ranks, as in Megatron-LM and DeepSpeed-MoE.
 struct parallel_layout {

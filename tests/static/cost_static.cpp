@@ -9,11 +9,11 @@ namespace {
 using namespace gpucalc;
 using namespace gpucalc::literals;
 
-// ARCHITECTURE.md's budget as a compile-time assertion.
+// An illustrative budget (1,000 GPU-hours at $2.99/GPU·h stay under $5,000) at compile time.
 static_assert(job_cost(1000.0_gpu_hours, 2.99_usd_per_gpu_hour) < 5000.0_usd, "within budget");
 static_assert(approx_equal(per_gpu(catalog::prices::aws_p5_48xlarge_on_demand_2024, 8.0_gpu),
                            12.29_usd_per_gpu_hour),
-              "domain.md: $98.32/h over 8 GPUs");
+              "AWS p5.48xlarge: $98.32/h over 8 GPUs");
 static_assert(approx_equal(reserved_price({1.0_years, 8760.0_usd, 4.0_usd_per_gpu_hour, 0.5}, 1.0),
                            3.0_usd_per_gpu_hour),
               "a reservation's effective price");

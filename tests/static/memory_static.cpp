@@ -11,7 +11,8 @@ using namespace gpucalc;
 using namespace gpucalc::literals;
 namespace cat = gpucalc::catalog;
 
-// ARCHITECTURE.md's example budget: Llama-2-7B's KV cache is 512 KiB per token at 16 bits.
+// A budget as a static_assert: Llama-2-7B's KV cache is 512 KiB per token at 16 bits
+// (derived from HF config meta-llama/Llama-2-7b-hf: 2 · 32 layers · 32 KV heads · 128 · 2 B).
 static_assert(kv_cache_bytes_per_token(cat::llama_2_7b, formats::fp16) == 512.0_KiB, "");
 static_assert(parameter_count(cat::llama_2_7b).total == 6738415616LL, "published count");
 static_assert(parameter_count(cat::mixtral_8x7b).active == 12879925248LL, "top-2 of 8");

@@ -10,7 +10,7 @@ using namespace gpucalc;
 using namespace gpucalc::literals;
 namespace cat = gpucalc::catalog;
 
-// H100 SXM: 989.4 TFLOP/s over 3.35 TB/s is a ridge of 295 FLOP/B (reference table).
+// H100 SXM: 989.4 TFLOP/s over 3.35 TB/s is a ridge of 295 FLOP/B (derived: H100 datasheet).
 static_assert(approx_equal(in<flops_per_byte>(ridge_point(cat::h100_sxm, compute_precision::bf16)),
                            989.4 / 3.35, 1e-12),
               "ridge point");

@@ -79,7 +79,7 @@ static_assert(in<seconds>(2.0_TFLOP / 1.0_TFLOPS) == 2.0, "2 s of work");
 static_assert(2.99_usd_per_gpu_hour * 1000.0_gpu_hours < 5000.0_usd, "within budget");
 static_assert(approx_equal(2.99_usd_per_gpu_hour * 1000.0_gpu_hours, 2990.0_usd), "$2,990");
 static_assert(approx_equal(in<usd_per_gpu_hour>(98.32_usd_per_h / 8.0_gpu), 12.29),
-              "domain.md: $98.32/h over 8 GPUs is $12.29/GPU-h");
+              "AWS p5.48xlarge: $98.32/h over 8 GPUs is $12.29/GPU-h");
 static_assert(!approx_equal(1.0_usd, 1.01_usd), "1% apart is not equal at 1e-9");
 static_assert(approx_equal(1.0_usd, 1.01_usd, 0.01), "but is at 1%");
 

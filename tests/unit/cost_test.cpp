@@ -20,7 +20,7 @@ namespace prices = gpucalc::catalog::prices;
 namespace {
 ownership dgx_h100() {
     ownership o{};
-    o.capex = 333000.0_usd;  // ARCHITECTURE.md's example server price
+    o.capex = 333000.0_usd;  // an illustrative 8 x H100 server price (in dgx_h100_2023's range)
     o.service_life = 5.0_years;
     o.gpus = 8.0_gpu;
     o.full_power = prices::dgx_h100_power;
@@ -35,10 +35,10 @@ double wall_time_hours(double tau_h, double delta_h, double m_h, double r_h, dou
 }  // namespace
 
 TEST_CASE("instance and per-GPU prices; job cost") {
-    // domain.md: an 8 x H100 instance at $98.32/h is $12.29 per GPU-hour.
+    // AWS p5.48xlarge (8 x H100) at $98.32/h on demand, 2023-2025, is $12.29 per GPU-hour.
     CHECK(approx_equal(per_gpu(prices::aws_p5_48xlarge_on_demand_2024, 8.0_gpu),
                        12.29_usd_per_gpu_hour));
-    // ARCHITECTURE.md: 1,000 GPU-hours at $2.99/GPU·h is $2,990.
+    // An illustrative budget: 1,000 GPU-hours at $2.99/GPU·h (Lambda's H100, 2026) is $2,990.
     CHECK(approx_equal(job_cost(1000.0_gpu_hours, 2.99_usd_per_gpu_hour), 2990.0_usd));
     CHECK(approx_equal(job_cost(8.0_gpu, 24.0_h, 2.0_usd_per_gpu_hour), 384.0_usd));
     CHECK(approx_equal(idle_cost(64.0_gpu, 10.0_h, 2.0_usd_per_gpu_hour), 1280.0_usd));
@@ -318,7 +318,7 @@ TEST_CASE("energy, carbon and rack power") {
     CHECK(approx_equal(in<kilowatt_hours>(job_energy(10.2_kW, 24.0_h, 1.25)), 306.0));
     // On the 2023 US grid (EIA: 367 g/kWh): 112 kg CO2.
     CHECK(approx_equal(in<kilograms>(emissions(306.0_kWh, catalog::grid::us_2023_direct)), 306.0 * 0.367));
-    // domain.md: ~50 kW per rack is the air-cooling limit; 4 DGX H100 fit, 6 need liquid.
+    // ~50 kW per rack, a rule-of-thumb air-cooling limit: 4 DGX H100 fit, 6 need liquid.
     CHECK_FALSE(rack_power(4, prices::dgx_h100_power).needs_liquid_cooling);
     CHECK(rack_power(6, prices::dgx_h100_power).needs_liquid_cooling);
     CHECK(approx_equal(rack_power(6, prices::dgx_h100_power).per_rack, 61.2_kW));

@@ -1,7 +1,7 @@
 // format_test.cpp: quantities print as a person writes them, with prefixes, units and money
 // separators; doctest shows units in failed assertions. The expected texts are the forms the
 // foundation issue (#2) names: "80 GiB" or "85.9 GB", "3.35 TB/s", "989 TFLOP/s", "$2.99/GPU·h",
-// and the "$2,990" of ARCHITECTURE.md's failing-budget example.
+// and the "$2,990" a failing budget check prints (1,000 GPU-hours at $2.99/GPU·h).
 #include <gpucalc/format.hpp>
 #include <gpucalc/literals.hpp>
 #include <gpucalc/precision.hpp>

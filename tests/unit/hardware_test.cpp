@@ -19,9 +19,10 @@ double ridge(const gpu_spec& gpu) {
 }
 }  // namespace
 
-TEST_CASE("BF16 ridge points match the reference table to its printed precision") {
-    // reference/hardware-and-models.md, "Ridge points (dense BF16 FLOPs / BW)", printed as
-    // integers, so compared to +-0.5 FLOP/B. Only P-sourced (non-uncertain) devices.
+TEST_CASE("BF16 ridge points: datasheet peak over bandwidth, to the nearest integer") {
+    // Derived: dense BF16 peak ÷ memory bandwidth, both from each device's datasheet or vendor
+    // page (catalog/gpus.hpp cites them), written here as integers, so compared to +-0.5 FLOP/B.
+    // Only devices whose figures are not marked uncertain.
     // T4 has no bf16: its ridge uses the FP16 tensor peak, 65 / 0.300 = 216.7.
     CHECK(in<flops_per_byte>(peak(cat::t4, compute_precision::fp16) / cat::t4.memory_bandwidth) ==
           doctest::Approx(217.0).epsilon(0.5 / 217.0));
@@ -33,7 +34,7 @@ TEST_CASE("BF16 ridge points match the reference table to its printed precision"
     CHECK(ridge(cat::mi300x) == doctest::Approx(247.0).epsilon(0.5 / 247.0));
     CHECK(ridge(cat::mi325x) == doctest::Approx(218.0).epsilon(0.5 / 218.0));
     CHECK(ridge(cat::l4) == doctest::Approx(403.0).epsilon(0.5 / 403.0));
-    // 197 / 0.819 = 240.5: the table truncates this one rather than rounding, so +-1.
+    // 197 / 0.819 = 240.5: written as 240 (truncated rather than rounded), so +-1.
     CHECK(ridge(cat::tpu_v5e) == doctest::Approx(240.0).epsilon(1.0 / 240.0));
     CHECK(ridge(cat::tpu_v5p) == doctest::Approx(166.0).epsilon(0.5 / 166.0));
 }
@@ -126,7 +127,8 @@ TEST_CASE("links: datasheet aggregates are halved, network bits become bytes") {
     CHECK(cat::nvlink4.per_direction == 450.0_GB_per_s);
     CHECK(cat::nvlink3.per_direction == 300.0_GB_per_s);
     CHECK(cat::nvlink5.per_direction == 900.0_GB_per_s);
-    // domain.md: InfiniBand NDR 400 Gb/s = 50 GB/s; Ethernet 100 Gb/s = 12.5 GB/s.
+    // InfiniBand NDR 400 Gb/s per port (NVIDIA ConnectX-7 datasheet) = 50 GB/s; 100 Gb Ethernet
+    // (IEEE 802.3) = 12.5 GB/s.
     CHECK(cat::infiniband_ndr.per_direction == 50.0_GB_per_s);
     CHECK(cat::ethernet_100g.per_direction == 12.5_GB_per_s);
 }

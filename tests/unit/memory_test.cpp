@@ -211,7 +211,8 @@ TEST_CASE("FlashAttention removes the s² term and keeps fp32 softmax statistics
 }
 
 TEST_CASE("KV cache bytes per token for the catalogued models") {
-    // reference/hardware-and-models.md, "KV B/token (16-bit)".
+    // Derived from each model's config (catalog/models.hpp cites them):
+    // 2 · layers · KV heads · head_dim · 2 B at 16 bits.
     CHECK(kv_cache_bytes_per_token(cat::llama_2_7b, formats::fp16) == 524288.0_B);
     CHECK(kv_cache_bytes_per_token(cat::llama_2_7b, formats::fp16) == 512.0_KiB);
     CHECK(kv_cache_bytes_per_token(cat::llama_2_13b, formats::bf16) == 819200.0_B);
@@ -254,7 +255,8 @@ TEST_CASE("inference: the KV cache scales with batch and context, split by TP, c
 }
 
 TEST_CASE("inference weights at each precision: 7B at fp16 is about 14 GB") {
-    // domain.md: 7B ~ 14 GB at FP16, 7 GB at INT8, 3.5 GB at INT4 (weights alone).
+    // Practitioners' rule of thumb (parameters × bits ÷ 8): 7B ~ 14 GB at FP16, 7 GB at INT8,
+    // 3.5 GB at INT4 (weights alone).
     serving_setup s{};
     s.weights = formats::fp16;
     s.embeddings = formats::fp16;
@@ -267,9 +269,9 @@ TEST_CASE("inference weights at each precision: 7B at fp16 is about 14 GB") {
     CHECK(approx_equal(in<bytes>(inference_memory_per_gpu(cat::llama_2_7b, s).weights), expected));
 }
 
-TEST_CASE("inference on a single GPU adds the KV cache and overhead the domain quotes") {
-    // domain.md: KV cache and framework overhead add roughly 20–30% on top of the weights for
-    // inference. A 7B model at fp16 with a few 4k sequences lands in that band.
+TEST_CASE("inference on a single GPU adds the KV cache and overhead practitioners quote") {
+    // A practitioners' rule of thumb: KV cache and framework overhead add roughly 20–30% on top
+    // of the weights for inference. A 7B model at fp16 with a few 4k sequences lands in that band.
     serving_setup s{};
     s.batch = 1;
     s.context = 4096;
@@ -571,8 +573,9 @@ TEST_CASE("a sliding window caps the attention scores kept without FlashAttentio
     CHECK(approx_equal(uncapped - capped, 2.0 * 32.0 * 32768.0 * (32768.0 - 4096.0)));
 }
 
-TEST_CASE("weights at every precision the domain quotes: 7B ~14 GB fp16, 7 GB int8, 3.5 GB int4") {
-    // domain.md figures are for the weights alone, all in one format, rounded to one figure.
+TEST_CASE("weights at each precision practitioners quote: 7B ~14 GB fp16, 7 GB int8, 3.5 GB int4") {
+    // The rule of thumb is parameters × bits ÷ 8: weights alone, all in one format, rounded to
+    // one figure.
     const double n = 6738415616.0;
     serving_setup s{};
     struct row {

@@ -12,8 +12,8 @@ using namespace gpucalc;
 namespace cat = gpucalc::catalog;
 
 TEST_CASE("exact parameter counts equal the published checkpoint counts") {
-    // reference/hardware-and-models.md, "Params (exact)": computed from the configs, equal to
-    // the checkpoints' counts.
+    // Derived from the configs catalog/models.hpp cites (HF configs; meta-llama/llama-models
+    // sku_list.py for Llama 3); Llama-2-7b-hf's count is also what transformers reports for it.
     CHECK(parameter_count(cat::llama_2_7b).total == 6738415616LL);
     CHECK(parameter_count(cat::llama_2_13b).total == 13015864320LL);
     CHECK(parameter_count(cat::llama_2_70b).total == 68976648192LL);
@@ -24,7 +24,8 @@ TEST_CASE("exact parameter counts equal the published checkpoint counts") {
 }
 
 TEST_CASE("Mixtral: 46.7B total, 12.9B active (top-2 of 8 experts)") {
-    // reference/hardware-and-models.md; Jiang et al. 2024: "47B" total, "13B" active.
+    // Derived from HF config mistralai/Mixtral-8x7B-v0.1; Jiang et al. 2024: "47B" total, "13B"
+    // active.
     const parameter_counts c = parameter_count(cat::mixtral_8x7b);
     CHECK(c.total == 46702792704LL);
     CHECK(c.active == 12879925248LL);
@@ -43,9 +44,8 @@ TEST_CASE("the parts add up, and a tied head adds nothing") {
 }
 
 TEST_CASE("GPT-3 175B: Narayanan Eq. 2 gives 174.6B; the exact count adds the final norm") {
-    // Brown et al. 2020 Table 2.1 print 175.0B; reference/hardware-and-models.md gives
-    // 174,604,234,752 by Narayanan et al. 2021 Eq. 2, which leaves out the final LayerNorm
-    // (2h = 24,576 parameters).
+    // Brown et al. 2020 Table 2.1 print 175.0B; Narayanan et al. 2021 Eq. 2 at GPT-3's shape gives
+    // 174,604,234,752 (derived), which leaves out the final LayerNorm (2h = 24,576 parameters).
     CHECK(approx_equal(megatron_parameter_count(96, 12288, 50257, 2048), 174604234752.0));
     CHECK(parameter_count(cat::gpt3_175b).total == 174604234752LL + 2 * 12288);
 }

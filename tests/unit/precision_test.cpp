@@ -41,11 +41,12 @@ TEST_CASE("QLoRA double quantization costs 0.127 bits per parameter") {
 }
 
 TEST_CASE("weights at each precision: 7B at fp16 is about 14 GB") {
-    // domain.md: 7B parameters ~ 14 GB at FP16, 7 GB at INT8, 3.5 GB at INT4.
+    // Practitioners' rule of thumb (parameters × bits ÷ 8): 7B ~ 14 GB at FP16, 7 GB at INT8,
+    // 3.5 GB at INT4.
     CHECK(storage_size(7e9, formats::fp16) == 14.0_GB);
     CHECK(storage_size(7e9, formats::int8) == 7.0_GB);
     CHECK(storage_size(7e9, formats::int4) == 3.5_GB);
-    // Llama-2-7B: 6,738,415,616 parameters (reference/hardware-and-models.md) at bf16.
+    // Llama-2-7B: 6,738,415,616 parameters (derived from its HF config; model_test.cpp) at bf16.
     CHECK(approx_equal(in<gigabytes>(storage_size(6738415616.0, formats::bf16)), 13.476831232));
 }
 

@@ -30,7 +30,7 @@ serving_setup fp16_decode(std::int64_t batch, std::int64_t context, const kernel
 }  // namespace
 
 TEST_CASE("ridge points from the datasheets") {
-    // reference/hardware-and-models.md, dense BF16 peak ÷ bandwidth, printed as integers.
+    // Derived: dense BF16 peak ÷ bandwidth from each datasheet (catalog/gpus.hpp), as integers.
     CHECK(in<flops_per_byte>(ridge_point(cat::a100_80gb_sxm, compute_precision::bf16)) ==
           doctest::Approx(153.0).epsilon(0.5 / 153.0));
     CHECK(in<flops_per_byte>(ridge_point(cat::h100_sxm, compute_precision::bf16)) ==

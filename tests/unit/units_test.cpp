@@ -20,13 +20,13 @@ TEST_CASE("decimal and binary byte prefixes are distinct") {
 }
 
 TEST_CASE("network bits convert to bytes: 400 Gb/s is 50 GB/s") {
-    // domain.md: InfiniBand NDR 400 Gb/s = 50 GB/s per NIC.
+    // InfiniBand NDR's 400 Gb/s per port (NVIDIA ConnectX-7 datasheet) is 50 GB/s.
     CHECK(in<gigabytes_per_second>(400.0_Gb_per_s) == 50.0);
     CHECK(in<gigabytes_per_second>(100.0_Gb_per_s) == 12.5);
 }
 
 TEST_CASE("an instance price divided by its GPUs is a per-GPU price") {
-    // domain.md: an 8 x H100 instance at $98.32/h is $12.29 per GPU-hour.
+    // AWS p5.48xlarge (8 x H100) at $98.32/h on demand, 2023-2025, is $12.29 per GPU-hour.
     const gpu_price per_gpu = 98.32_usd_per_h / 8.0_gpu;
     static_assert(std::is_same<decltype(98.32_usd_per_h / 8.0_gpu), gpu_price>::value, "");
     CHECK(approx_equal(in<usd_per_gpu_hour>(per_gpu), 12.29));
@@ -44,7 +44,8 @@ TEST_CASE("dimensions combine: bytes / bandwidth is a duration, FLOP / FLOP is a
     const double ratio = 989.4_TFLOPS / 312.0_TFLOPS;
     CHECK(approx_equal(ratio, 989.4 / 312.0));
     const arithmetic_intensity ridge = 989.4_TFLOPS / 3.35_TB_per_s;
-    // reference/hardware-and-models.md: H100 SXM ridge 295 FLOP/B (printed to 3 figures).
+    // H100 SXM ridge: 295 FLOP/B to 3 figures (derived from the NVIDIA H100 datasheet: BF16
+    // 1,979 TFLOPS with sparsity, so 989.4 dense, over 3.35 TB/s).
     CHECK(approx_equal(in<flops_per_byte>(ridge), 295.0, 5e-3));
 }
 

@@ -9,8 +9,9 @@ namespace gpucalc {
 namespace catalog {
 
 // Llama and Mistral models: gated (SwiGLU) MLP, RMSNorm, rotary positions, no biases, untied
-// embeddings. Their exact parameter counts (tests/unit/model_test.cpp) equal the published
-// checkpoint counts in reference/hardware-and-models.md.
+// embeddings. Their exact parameter counts (tests/unit/model_test.cpp) are derived from the
+// configs each entry cites; Llama-2-7b-hf's 6,738,415,616 is also the count transformers reports
+// for the loaded checkpoint.
 
 namespace detail_models {
 constexpr transformer llama_like(std::string_view name, std::int64_t layers, std::int64_t hidden,

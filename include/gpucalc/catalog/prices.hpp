@@ -9,9 +9,9 @@ namespace gpucalc {
 namespace catalog {
 namespace prices {
 
-/// AWS p5.48xlarge (8 × H100) on-demand, us-east-1: $98.32/h from its July 2023 launch until
-/// AWS's price cut of June 2025 (third-party copies of the AWS price list; domain.md). Uncertain
-/// after mid-2025: blogs report a ~45% reduction.
+/// AWS p5.48xlarge (8 × H100) on-demand, us-east-1, Linux: $98.32/h from its July 2023 launch
+/// until AWS's price cut of June 2025 (Amazon EC2 On-Demand Pricing page, as third-party copies
+/// of it record the price). Uncertain after mid-2025: blogs report a ~45% reduction.
 inline constexpr cost_rate aws_p5_48xlarge_on_demand_2024 = make<usd_per_hour>(98.32);
 
 /// Lambda on-demand H100 SXM, March 2026 (third-party price survey, costnimbus; uncertain:
@@ -38,11 +38,14 @@ inline constexpr power dgx_h100_power = make<kilowatts>(10.2);
 inline constexpr energy_price colocation_2024 =
     make<usd>(184.06) / (make<kilowatts>(1.0) * make<months>(1.0));
 
-/// US average industrial electricity price, 2023: 8.06 ¢/kWh (the figure ARCHITECTURE.md's
-/// example uses; EIA Electric Power Monthly, uncertain by state: 5–20 ¢).
+/// US average industrial electricity price, 2023: 8.06 ¢/kWh (EIA, Electric Power Monthly:
+/// average price to ultimate customers, industrial sector, 2023 annual; uncertain by state:
+/// 5–20 ¢).
 inline constexpr energy_price us_industrial_electricity_2023 = make<usd_per_kilowatt_hour>(0.0806);
 
-/// Internet egress, first tier: $0.09/GB (AWS EC2 data transfer pricing; domain.md).
+/// Internet egress, first tier: $0.09/GB (Amazon EC2 On-Demand Pricing page, "Data Transfer
+/// OUT From Amazon EC2 To Internet", up to 10 TB/month, us-east-1, as third-party copies of the
+/// page record it in 2026).
 inline constexpr data_price aws_egress_first_tier = make<usd_per_gigabyte>(0.09);
 
 }  // namespace prices

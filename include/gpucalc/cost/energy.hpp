@@ -8,9 +8,10 @@
 
 namespace gpucalc {
 
-/// Power usage effectiveness planned by default: domain.md gives ~1.1 for hyperscalers, ~1.25
-/// elsewhere and 1.5–1.6 for enterprise colocation (Uptime Institute's 2023 industry average:
-/// 1.58). Uncertain; 1.25 planned.
+/// Power usage effectiveness planned by default: Cottier et al. 2024 ("The rising costs of
+/// training frontier AI models", App. A.4) take 1.1 for hyperscalers' data centers and 1.25
+/// elsewhere; the industry at large averages 1.58 (Uptime Institute Global Data Center Survey
+/// 2023). Uncertain; 1.25 planned.
 inline constexpr double default_pue = 1.25;
 
 namespace detail {
@@ -43,8 +44,10 @@ struct rack_density {
     bool needs_liquid_cooling = false;  ///< above the air-cooling limit
 };
 
-/// The air-cooling limit per rack. Uncertain: domain.md quotes about 50 kW per rack (some
-/// 7,850 CFM of air) before liquid cooling is needed; direct-to-chip liquid has reached ~130 kW.
+/// The air-cooling limit per rack. Uncertain: a practitioners' rule of thumb, not a standard,
+/// puts it at about 50 kW (roughly 7,900 CFM of air at a 20 °F rise, by the HVAC sensible-heat
+/// relation Q = 1.08 · CFM · ΔT) before liquid cooling is needed; direct-to-chip liquid carries
+/// NVIDIA's GB200 NVL72 rack at ~120–132 kW (datasheet revisions differ).
 inline constexpr power default_air_cooling_limit = make<kilowatts>(50.0);
 
 constexpr rack_density rack_power(std::int64_t servers_per_rack, power per_server,

@@ -37,8 +37,8 @@ constexpr money job_cost(gpu_count gpus, duration held, gpu_price price) {
     return job_cost(gpus * held, price);
 }
 
-/// A discount in [0, 1): 0 is the list price; 1 would make it free.
 namespace detail {
+/// Rejects a discount outside [0, 1).
 constexpr void require_discount(const char* function, const char* field, double discount) {
     if (!(discount >= 0.0 && discount < 1.0)) {
         throw_invalid(function, field, discount, "", "must be in [0, 1)");
@@ -46,7 +46,8 @@ constexpr void require_discount(const char* function, const char* field, double 
 }
 }  // namespace detail
 
-/// The price after a discount (spot, committed use, a negotiated rate).
+/// The price after a discount (spot, committed use, a negotiated rate). The discount is in
+/// [0, 1): 0 is the list price; 1 would make it free.
 constexpr gpu_price discounted(gpu_price list, double discount) {
     detail::require_non_negative("discounted", "list", list);
     detail::require_discount("discounted", "discount", discount);
@@ -106,7 +107,8 @@ constexpr flex_start_verdict flex_start(const flex_start_offer& offer, gpu_time 
     return v;
 }
 
-/// A managed ML platform's price: the raw price plus a premium fraction (domain.md: 20–40%).
+/// A managed ML platform's price: the raw price plus a premium fraction (a practitioners' rule
+/// of thumb puts it at 20–40%; compare the platform's price page with the raw instance's).
 constexpr gpu_price with_premium(gpu_price raw, double premium) {
     detail::require_non_negative("with_premium", "raw", raw);
     detail::require_non_negative("with_premium", "premium", premium);

@@ -17,11 +17,15 @@ namespace gpucalc {
 /// (they are the user's quote), the rest have documented ones.
 struct ownership {
     money capex{};                         ///< the servers' purchase price
-    /// The cluster network as a fraction added to the server capex. Uncertain: domain.md quotes
-    /// the network at ~19% of a cluster's cost, i.e. ~0.23 of the servers'; 0 for a lone server.
+    /// The cluster network as a fraction added to the server capex. Uncertain: Cottier et al.
+    /// 2024 (App. A.1, from NVIDIA's H100 SuperPOD reference architecture) put server-to-server
+    /// networking at ~19% of a cluster's cost, i.e. 0.19 / 0.81 ≈ 0.23 of the servers'; 0 for a
+    /// lone server.
     double network_share = 0.0;
     money installation{};
-    duration service_life = make<years>(5.0);  ///< depreciation period (domain.md: 3–5 years)
+    /// Depreciation period: 5 years, the US tax recovery period for computers (IRS Publication
+    /// 946, MACRS 5-year property); practitioners plan 3–5 years as GPU generations turn over.
+    duration service_life = make<years>(5.0);
     double residual_value = 0.0;           ///< fraction of capex recovered at the end, in [0, 1)
     /// Annual cost of capital (discount rate) for the capex; 0 means straight-line only.
     double cost_of_capital = 0.0;
@@ -88,12 +92,8 @@ struct ownership_cost {
     cost_rate active_power{};  ///< the extra facility power at full load, × utilization
 };
 
-/// Hourly cost of owning at `utilization`. Capital: straight-line depreciation of
-/// capex·(1 + network share) + installation − residual, or with a cost of capital the annuity
-/// that repays it (capital recovery factor; the residual discounted back over the life).
-/// Power: draw × PUE × $/kWh, the draw rising linearly from idle to full with utilization
-/// (derived). Not constexpr when cost_of_capital > 0 (std::pow).
 namespace detail {
+/// owning_cost (documented below), naming the calling function in its error messages.
 GPUCALC_DETAIL_INLINE inline ownership_cost owning_cost(const ownership& o, double utilization,
                                                   const char* function) {
     check(o, function);
@@ -120,6 +120,12 @@ GPUCALC_DETAIL_INLINE inline ownership_cost owning_cost(const ownership& o, doub
 }
 }  // namespace detail
 
+/// Hourly cost of owning at `utilization`. Capital: straight-line depreciation of
+/// capex·(1 + network share) + installation − residual, or with a cost of capital the annuity
+/// that repays it (capital recovery factor; the residual discounted back over the life).
+/// Power: draw × PUE × $/kWh, the draw rising linearly from idle to full with utilization
+/// (derived). Plain inline, never constexpr: with a cost of capital it calls std::pow,
+/// std::expm1 and std::log1p, which are not usable in constant expressions.
 inline ownership_cost owning_cost(const ownership& o, double utilization) {
     return detail::owning_cost(o, utilization, "owning_cost");
 }

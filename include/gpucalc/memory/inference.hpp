@@ -16,7 +16,7 @@ namespace gpucalc {
 
 /// KV-cache bytes one token adds across the whole model: keys and values for every layer and
 /// KV head, 2 · layers · kv_heads · head_dim · bytes per element (derived from the attention
-/// definition; Llama-2-7B at 16 bits: 512 KiB, reference/hardware-and-models.md).
+/// definition; Llama-2-7B at 16 bits: 512 KiB, from HF config meta-llama/Llama-2-7b-hf).
 constexpr data_size kv_cache_bytes_per_token(const transformer& m, const storage_format& kv) {
     check(m, "kv_cache_bytes_per_token");
     const double elements = 2.0 * static_cast<double>(m.layers * kv_heads_of(m) * head_dim_of(m));
