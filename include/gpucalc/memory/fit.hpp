@@ -112,10 +112,13 @@ constexpr training_fit min_gpus_for_training(const transformer& m, const trainin
     constexpr const char* function = "min_gpus_for_training";
     detail::require_count(function, "max_data_parallel", max_data_parallel);
     const std::int64_t step = strategy.parallel.expert;  // data stays a multiple of expert
-    // With a global batch, a degree must also divide global_batch ÷ micro_batch.
+    // With a global batch, a degree must also divide global_batch ÷ micro_batch. The product is
+    // compared in double first, so it is formed as an integer only below the global batch.
     const auto splits_batch = [&](std::int64_t dp) {
         return job.global_batch == 0 ||
-               detail::divides(dp * strategy.micro_batch, job.global_batch);
+               (static_cast<double>(dp) * static_cast<double>(strategy.micro_batch) <=
+                    static_cast<double>(job.global_batch) &&
+                detail::divides(dp * strategy.micro_batch, job.global_batch));
     };
     auto verdict_at = [&](std::int64_t dp) {
         strategy.parallel.data = dp;
@@ -141,7 +144,10 @@ constexpr training_fit min_gpus_for_training(const transformer& m, const trainin
         // Degrees that split the batch are few (divisors): walk them in order.
         fit_verdict last = at_step;
         std::int64_t last_dp = step;
-        for (std::int64_t dp = 2 * step; dp <= high; dp += step) {
+        // No degree above global_batch ÷ micro_batch splits it, so the walk ends there.
+        const double most = static_cast<double>(job.global_batch) /
+                            static_cast<double>(strategy.micro_batch);
+        for (std::int64_t dp = 2 * step; dp <= high && static_cast<double>(dp) <= most; dp += step) {
             if (!splits_batch(dp)) continue;
             last = verdict_at(dp);
             last_dp = dp;
@@ -270,7 +276,9 @@ constexpr std::int64_t max_micro_batch_for_training(const transformer& m, const 
     detail::require_count(function, "limit", limit);
     if (!fits_at(1)) return 0;
     std::int64_t best = 1;
-    for (std::int64_t b = 2; b <= limit && b * strategy.parallel.data <= job.global_batch; ++b) {
+    const double data = static_cast<double>(strategy.parallel.data);
+    for (std::int64_t b = 2;
+         b <= limit && static_cast<double>(b) * data <= static_cast<double>(job.global_batch); ++b) {
         strategy.micro_batch = b;
         if (!detail::divides(b * strategy.parallel.data, job.global_batch)) continue;
         if (!(detail::tokens_by_width(m, job, strategy) < detail::largest_exact_count)) break;

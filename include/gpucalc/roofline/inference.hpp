@@ -77,9 +77,7 @@ GPUCALC_DETAIL_INLINE constexpr void check_pass(const transformer& m, const gpu_
     require_positive(function, "gpu.memory_bandwidth", gpu.memory_bandwidth);
 }
 
-}  // namespace detail
 
-namespace detail {
 /// decode() with the MoE experts touched taken as expected (false) or as few as possible.
 constexpr decode_estimate decode_step(const transformer& m, const gpu_spec& gpu,
                                       const serving_setup& s, bool fewest_experts) {

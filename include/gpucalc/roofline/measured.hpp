@@ -31,7 +31,7 @@ struct model_utilization {
 
 constexpr model_utilization decode_utilization(const transformer& m, const gpu_spec& gpu,
                                                const serving_setup& s,
-                                         double measured_tokens_per_second_per_stream) {
+                                               double measured_tokens_per_second_per_stream) {
     detail::require_positive("decode_utilization", "measured_tokens_per_second_per_stream",
                              measured_tokens_per_second_per_stream);
     const decode_estimate d = detail::decode_at_peak(m, gpu, s, false);
@@ -39,8 +39,8 @@ constexpr model_utilization decode_utilization(const transformer& m, const gpu_s
     return {(d.bytes / step) / gpu.memory_bandwidth, (d.flops / step) / peak(gpu, s.compute)};
 }
 
-/// Whether a claimed per-stream decode speed is possible: at most the roofline bound at 100%
-/// of both peaks.
+/// Whether a claimed per-stream decode speed is possible: at most the roofline's ceiling at
+/// 100% of both peaks.
 struct plausibility {
     bool possible = false;
     double claimed = 0.0;          ///< tokens/s per stream
