@@ -202,22 +202,36 @@ constexpr std::int64_t largest_that_fits(const char* function, std::int64_t limi
     return low;
 }
 
-/// The largest batch (sequences at `setup.context`) that fits on `gpu`, up to `limit`; 0 if not
-/// even one. Batches whose batch × context × vocab reaches 2^53 count as not fitting (at a
-/// 128k vocabulary and 128k context that is a batch of 548,000, far past any GPU's memory).
-constexpr std::int64_t max_batch_for_inference(const transformer& m, serving_setup setup,
-                                               const gpu_spec& gpu, double headroom = 0.0,
-                                               std::int64_t limit = 1 << 20) {
+namespace detail {
+/// The largest value of one count of a serving setup (`field`: its batch or its context) that
+/// fits on `gpu`, up to `limit`, a probe reaching the batch × context × vocab guard counting as
+/// not fitting.
+constexpr std::int64_t largest_serving_count(const char* function, const transformer& m,
+                                             serving_setup setup, std::int64_t serving_setup::*field,
+                                             const gpu_spec& gpu, double headroom,
+                                             std::int64_t limit) {
     return largest_that_fits(
-        "max_batch_for_inference", limit,
-        [&](std::int64_t batch) {
-            setup.batch = batch;
-            return detail::tokens_by_vocab(m, setup) < detail::largest_exact_count;
+        function, limit,
+        [&](std::int64_t value) {
+            setup.*field = value;
+            return tokens_by_vocab(m, setup) < largest_exact_count;
         },
-        [&](std::int64_t batch) {
-            setup.batch = batch;
+        [&](std::int64_t value) {
+            setup.*field = value;
             return fits(inference_memory_per_gpu(m, setup), gpu, headroom).ok;
         });
+}
+}  // namespace detail
+
+/// The largest batch (sequences at `setup.context`) that fits on `gpu`, up to `limit`; 0 if not
+/// even one. Batches whose batch × context × vocab reaches 2^53 count as not fitting (at a
+/// 128k vocabulary and 128k context that is a batch of about 536,000, far past any GPU's
+/// memory).
+constexpr std::int64_t max_batch_for_inference(const transformer& m, const serving_setup& setup,
+                                               const gpu_spec& gpu, double headroom = 0.0,
+                                               std::int64_t limit = 1 << 20) {
+    return detail::largest_serving_count("max_batch_for_inference", m, setup,
+                                         &serving_setup::batch, gpu, headroom, limit);
 }
 
 /// The longest context (tokens per sequence, at `setup.batch`) that fits on `gpu`, up to
@@ -225,7 +239,7 @@ constexpr std::int64_t max_batch_for_inference(const transformer& m, serving_set
 /// (`max_context`), or 2^20 when the model states none. Contexts whose batch × context × vocab
 /// reaches 2^53 count as not fitting; only a sliding-window model, whose cache stops growing,
 /// can reach that cap.
-constexpr std::int64_t max_context_for_inference(const transformer& m, serving_setup setup,
+constexpr std::int64_t max_context_for_inference(const transformer& m, const serving_setup& setup,
                                                  const gpu_spec& gpu, double headroom = 0.0,
                                                  std::int64_t limit = 0) {
     constexpr const char* function = "max_context_for_inference";
@@ -236,16 +250,8 @@ constexpr std::int64_t max_context_for_inference(const transformer& m, serving_s
     constexpr std::int64_t without_max_context = 1 << 20;
     const std::int64_t cap =
         limit > 0 ? limit : (m.max_context > 0 ? m.max_context : without_max_context);
-    return largest_that_fits(
-        function, cap,
-        [&](std::int64_t context) {
-            setup.context = context;
-            return detail::tokens_by_vocab(m, setup) < detail::largest_exact_count;
-        },
-        [&](std::int64_t context) {
-            setup.context = context;
-            return fits(inference_memory_per_gpu(m, setup), gpu, headroom).ok;
-        });
+    return detail::largest_serving_count(function, m, setup, &serving_setup::context, gpu,
+                                         headroom, cap);
 }
 
 /// The largest micro-batch that fits for training, up to `limit`; 0 if not even one.
