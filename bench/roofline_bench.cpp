@@ -186,7 +186,7 @@ GPUCALC_DETAIL_INLINE inline double raw_forward_flops(const gpucalc::transformer
 
 /// roofline/inference.hpp's decode_estimate, in seconds, FLOPs and bytes.
 struct raw_decode {
-    double time_per_token, tokens_per_second, aggregate_tokens_per_second;
+    double time_per_token, stream_rate, aggregate_rate;
     gpucalc::bound bound;
     double flops, bytes, weight_bytes, kv_bytes, compute_time, memory_time;
 };
@@ -222,8 +222,8 @@ GPUCALC_DETAIL_INLINE inline void raw_check_pass(const gpucalc::transformer& m, 
     d.memory_time = o.memory_time;
     d.bound = o.bound;
     d.time_per_token = o.time;
-    d.tokens_per_second = 1.0 / o.time;
-    d.aggregate_tokens_per_second = b * d.tokens_per_second;
+    d.stream_rate = 1.0 / o.time;
+    d.aggregate_rate = d.stream_rate * b;
     return d;
 }
 
@@ -231,8 +231,8 @@ void check_decode(const gpucalc::transformer& m, const gpucalc::gpu_spec& gpu, c
     const gpucalc::decode_estimate lib = gpucalc::decode(m, gpu, s);
     const raw_decode raw = raw_decode_step(m, raw_of(gpu), s);
     twin::expect_same("decode time", lib.time_per_token, raw.time_per_token);
-    twin::expect_same("decode tokens/s", lib.tokens_per_second, raw.tokens_per_second);
-    twin::expect_same("decode aggregate", lib.aggregate_tokens_per_second, raw.aggregate_tokens_per_second);
+    twin::expect_same("decode tokens/s per stream", lib.stream_rate, raw.stream_rate);
+    twin::expect_same("decode aggregate tokens/s", lib.aggregate_rate, raw.aggregate_rate);
     twin::expect_same("decode bound", lib.bound, raw.bound);
     twin::expect_same("decode flops", lib.flops, raw.flops);
     twin::expect_same("decode bytes", lib.bytes, raw.bytes);

@@ -21,7 +21,8 @@ int main() {
             const auto d = gpucalc::decode(*m, *g, serve);
             char cell[64];
             std::snprintf(cell, sizeof cell, " %s %.0f [%lld]", std::string(g->name).c_str(),
-                          d.tokens_per_second, static_cast<long long>(serve.parallel.tensor));
+                          gpucalc::in<gpucalc::tokens_per_second_per_stream>(d.stream_rate),
+                          static_cast<long long>(serve.parallel.tensor));
             std::cout << cell << (g == gpus[4] ? "\n" : ",");
         }
     }
@@ -35,7 +36,8 @@ int main() {
         const auto d = gpucalc::decode(cat::llama_3_8b, cat::h100_sxm, {.batch = batch, .context = 512});
         char line[128];
         std::snprintf(line, sizeof line, "  batch %5lld: %8.0f tokens/s in all, %6.1f per stream, %s-bound\n",
-                      static_cast<long long>(batch), d.aggregate_tokens_per_second, d.tokens_per_second,
+                      static_cast<long long>(batch), gpucalc::in<gpucalc::tokens_per_second>(d.aggregate_rate),
+                      gpucalc::in<gpucalc::tokens_per_second_per_stream>(d.stream_rate),
                       std::string(gpucalc::to_string(d.bound)).c_str());
         std::cout << line;
     }

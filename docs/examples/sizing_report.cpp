@@ -227,7 +227,8 @@ void throughput_section() {
             gpucalc::serving_setup at = serve;
             at.parallel.tensor = fit.tensor_parallel;
             char cell[64];
-            std::snprintf(cell, sizeof cell, "%.0f tok/s, ", gpucalc::decode(*m, *g, at).tokens_per_second);
+            std::snprintf(cell, sizeof cell, "%.0f tok/s, ",
+                          gpucalc::in<gpucalc::tokens_per_second_per_stream>(gpucalc::decode(*m, *g, at).stream_rate));
             row.push_back(cell + gpucalc::to_string(gpucalc::prefill(*m, *g, at).time_to_first_token));
         }
         rows.push_back(row);
@@ -241,7 +242,7 @@ void throughput_section() {
         job.sequence = 4096;
         gpucalc::parallel_layout layout{};
         layout.data = 1024;
-        const gpucalc::duration t = gpucalc::time_to_train(cat::llama_2_7b, *g, 2e12, job, layout);
+        const gpucalc::duration t = gpucalc::time_to_train(cat::llama_2_7b, *g, 2.0_T_tokens, job, layout);
         train.push_back({"1024 x " + std::string(g->name), gpucalc::to_string(t),
                          gpucalc::to_string(1024.0_gpu * t)});
     }
@@ -261,15 +262,15 @@ void cost_section() {
     job.sequence = 4096;
     gpucalc::parallel_layout layout{};
     layout.data = 1024;
-    const auto train_a = gpucalc::training_cost(cat::llama_2_7b, cat::h100_sxm, 2e12, job, layout, lambda);
-    const auto train_b = gpucalc::training_cost(cat::llama_2_7b, cat::h100_sxm, 2e12, job, layout, aws);
+    const auto train_a = gpucalc::training_cost(cat::llama_2_7b, cat::h100_sxm, 2.0_T_tokens, job, layout, lambda);
+    const auto train_b = gpucalc::training_cost(cat::llama_2_7b, cat::h100_sxm, 2.0_T_tokens, job, layout, aws);
     rows.push_back({"train Llama-2-7B on 2T tokens (1024 H100, 40% MFU)", gpucalc::to_string(train_a.cost),
                     gpucalc::to_string(train_b.cost)});
 
     gpucalc::serving_setup serve{};
     serve.batch = 64;
     serve.context = 2048;
-    rows.push_back({"serve Llama-3-8B, batch 64: $ per million tokens",
+    rows.push_back({"serve Llama-3-8B, batch 64: cost per output token",
                     gpucalc::to_string(gpucalc::serving_cost_per_million_tokens(cat::llama_3_8b, cat::h100_sxm, serve, lambda)),
                     gpucalc::to_string(gpucalc::serving_cost_per_million_tokens(cat::llama_3_8b, cat::h100_sxm, serve, aws))});
 

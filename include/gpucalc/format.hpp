@@ -1,4 +1,5 @@
-// format.hpp: how a quantity reads to a person: 80 GiB, 3.35 TB/s, 989 TFLOP/s, $2.99/GPU·h
+// format.hpp: how a quantity reads to a person: 80 GiB, 3.35 TB/s, 989 TFLOP/s, $2.99/GPU·h,
+// 15T tokens, 2,400 tokens/s
 // Opt-in: module headers never include it; the umbrella gpucalc.hpp does.
 #pragma once
 
@@ -78,6 +79,13 @@ inline constexpr unit_label gpu_time_labels[] = {{3600.0, "", " GPU\xC2\xB7h"}};
 inline constexpr unit_label energy_labels[] = {{3.6e6, "", " kWh"}};
 inline constexpr unit_label grid_intensity_labels[] = {{1e-3 / 3.6e6, "", " g/kWh"}};
 inline constexpr unit_label intensity_labels[] = {{1.0, "", " FLOP/B"}};
+inline constexpr unit_label token_labels[] = {
+    {1.0, "", " tokens"}, {1e6, "", "M tokens"}, {1e9, "", "B tokens"}, {1e12, "", "T tokens"}};
+inline constexpr unit_label token_rate_labels[] = {{1.0, "", " tokens/s"}, {1e6, "", "M tokens/s"}};
+inline constexpr unit_label stream_token_rate_labels[] = {{1.0, "", " tokens/s per stream"}};
+inline constexpr unit_label sequence_labels[] = {{1.0, "", " sequences"}};
+inline constexpr unit_label request_rate_labels[] = {{1.0, "", " requests/s"}};
+inline constexpr unit_label token_price_labels[] = {{1e-6, "$", "/M tokens"}};
 
 template <std::size_t N>
 constexpr label_set labels_of(const unit_label (&labels)[N], bool separators) {
@@ -122,6 +130,18 @@ inline label_set labels_for(const format_options& options) {
         return labels_of(grid_intensity_labels, false);
     } else if constexpr (std::is_same<Quantity, arithmetic_intensity>::value) {
         return labels_of(intensity_labels, false);
+    } else if constexpr (std::is_same<Quantity, token_count>::value) {
+        return labels_of(token_labels, true);
+    } else if constexpr (std::is_same<Quantity, token_rate>::value) {
+        return labels_of(token_rate_labels, true);
+    } else if constexpr (std::is_same<Quantity, stream_token_rate>::value) {
+        return labels_of(stream_token_rate_labels, true);
+    } else if constexpr (std::is_same<Quantity, sequence_count>::value) {
+        return labels_of(sequence_labels, true);
+    } else if constexpr (std::is_same<Quantity, request_rate>::value) {
+        return labels_of(request_rate_labels, true);
+    } else if constexpr (std::is_same<Quantity, token_price>::value) {
+        return labels_of(token_price_labels, true);
     } else {
         return {nullptr, 0, false};
     }
@@ -198,6 +218,10 @@ constexpr const char* base_symbol() {
         return "USD";
     else if constexpr (std::is_same<BaseDimension, gpu_base_dimension>::value)
         return "GPU";
+    else if constexpr (std::is_same<BaseDimension, token_base_dimension>::value)
+        return "token";
+    else if constexpr (std::is_same<BaseDimension, sequence_base_dimension>::value)
+        return "seq";
     else
         return "?";
 }

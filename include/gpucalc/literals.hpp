@@ -1,4 +1,5 @@
-// literals.hpp: unit literals such as 80.0_GiB, 3.35_TB_per_s, 989.0_TFLOPS and 2.99_usd_per_gpu_hour
+// literals.hpp: unit literals such as 80.0_GiB, 3.35_TB_per_s, 989.0_TFLOPS, 2.99_usd_per_gpu_hour
+// and 15_T_tokens
 #pragma once
 
 #include "units.hpp"
@@ -8,7 +9,8 @@ namespace gpucalc {
 /// Each literal takes a floating or an integer value: 80_GiB and 80.0_GiB are the same quantity.
 /// Decimal (GB = 1e9 B) and binary (GiB = 2^30 B) byte prefixes are distinct; network links are
 /// given in bits per second (400_Gb_per_s is 50 GB/s). Suffixes are ASCII (_us, not _µs).
-/// FLOP counts end in FLOP (_TFLOP); FLOP rates end in FLOPS (_TFLOPS).
+/// FLOP counts end in FLOP (_TFLOP); FLOP rates end in FLOPS (_TFLOPS). Token counts spell
+/// their scale before the word (15_T_tokens); a per-stream rate says so (_tokens_per_s_per_stream).
 namespace literals {
 
 // The return type is spelled with the quantity's alias, so diagnostics say "gpucalc::data_size".
@@ -73,6 +75,16 @@ GPUCALC_DETAIL_LITERAL(kg, kilograms, mass)
 GPUCALC_DETAIL_LITERAL(t, tonnes, mass)
 GPUCALC_DETAIL_LITERAL(g_per_kWh, grams_per_kilowatt_hour, grid_intensity)
 GPUCALC_DETAIL_LITERAL(FLOP_per_B, flops_per_byte, arithmetic_intensity)
+GPUCALC_DETAIL_LITERAL(tokens, tokens, token_count)
+GPUCALC_DETAIL_LITERAL(M_tokens, million_tokens, token_count)
+GPUCALC_DETAIL_LITERAL(B_tokens, billion_tokens, token_count)
+GPUCALC_DETAIL_LITERAL(T_tokens, trillion_tokens, token_count)
+GPUCALC_DETAIL_LITERAL(sequences, sequences, sequence_count)
+GPUCALC_DETAIL_LITERAL(requests, requests, sequence_count)
+GPUCALC_DETAIL_LITERAL(tokens_per_s, tokens_per_second, token_rate)
+GPUCALC_DETAIL_LITERAL(tokens_per_s_per_stream, tokens_per_second_per_stream, stream_token_rate)
+GPUCALC_DETAIL_LITERAL(requests_per_s, requests_per_second, request_rate)
+GPUCALC_DETAIL_LITERAL(usd_per_M_tokens, usd_per_million_tokens, token_price)
 
 #undef GPUCALC_DETAIL_LITERAL
 

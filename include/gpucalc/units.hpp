@@ -37,6 +37,13 @@ struct flop_base_dimension : boost::units::base_dimension<flop_base_dimension, 1
 struct currency_base_dimension : boost::units::base_dimension<currency_base_dimension, 1202> {};
 /// GPU count, used only for capacity and money bookkeeping: GPU·h and $/GPU·h.
 struct gpu_base_dimension : boost::units::base_dimension<gpu_base_dimension, 1203> {};
+/// Tokens: what a model reads and writes, so a throughput (tokens/s) and a price per token
+/// carry their own dimension instead of being bare numbers.
+struct token_base_dimension : boost::units::base_dimension<token_base_dimension, 1204> {};
+/// Sequences: one request being served, or one sample of a training batch. A per-stream rate
+/// is tokens per second per sequence; times the sequences decoded together, it is the
+/// aggregate tokens/s, so the two cannot be confused. Requests per second are sequences/s.
+struct sequence_base_dimension : boost::units::base_dimension<sequence_base_dimension, 1205> {};
 
 struct flop_base_unit
     : boost::units::base_unit<flop_base_unit, flop_base_dimension::dimension_type, 1201> {
@@ -53,14 +60,25 @@ struct gpu_base_unit
     static constexpr const char* name() { return "GPU"; }
     static constexpr const char* symbol() { return "GPU"; }
 };
+struct token_base_unit
+    : boost::units::base_unit<token_base_unit, token_base_dimension::dimension_type, 1204> {
+    static constexpr const char* name() { return "token"; }
+    static constexpr const char* symbol() { return "token"; }
+};
+struct sequence_base_unit
+    : boost::units::base_unit<sequence_base_unit, sequence_base_dimension::dimension_type, 1205> {
+    static constexpr const char* name() { return "sequence"; }
+    static constexpr const char* symbol() { return "seq"; }
+};
 
 /// The one coherent system every gpucalc quantity is stored in: metre, kilogram and second
-/// (so energy is the SI joule and power the SI watt), byte, FLOP, USD and GPU.
+/// (so energy is the SI joule and power the SI watt), byte, FLOP, USD, GPU, token and sequence.
 using system = boost::units::make_system<boost::units::si::meter_base_unit,
                                          boost::units::si::kilogram_base_unit,
                                          boost::units::si::second_base_unit,
                                          boost::units::information::byte_base_unit, flop_base_unit,
-                                         usd_base_unit, gpu_base_unit>::type;
+                                         usd_base_unit, gpu_base_unit, token_base_unit,
+                                         sequence_base_unit>::type;
 
 /// A quantity of the given dimension in gpucalc's system, stored as a double in base units.
 template <class Dimension>
@@ -84,6 +102,8 @@ using gpu_count = quantity_of<gpu_base_dimension::dimension_type>;       ///< GP
 using mass = quantity_of<boost::units::mass_dimension>;                  ///< kg (CO2e)
 using power = quantity_of<boost::units::power_dimension>;                ///< watts (SI)
 using energy = quantity_of<boost::units::energy_dimension>;              ///< joules (SI)
+using token_count = quantity_of<token_base_dimension::dimension_type>;   ///< tokens
+using sequence_count = quantity_of<sequence_base_dimension::dimension_type>;  ///< sequences (requests)
 
 using flop_rate = detail::quotient<flop_count, duration>;                ///< FLOP/s
 using bandwidth = detail::quotient<data_size, duration>;                 ///< B/s
@@ -95,6 +115,18 @@ using energy_price = detail::quotient<money, energy>;                    ///< $/
 using data_price = detail::quotient<money, data_size>;                   ///< $/B (shown as $/GB)
 using co2_mass = mass;                                                   ///< kg CO2-equivalent
 using grid_intensity = detail::quotient<co2_mass, energy>;               ///< kg/J (shown as g/kWh)
+using token_rate = detail::quotient<token_count, duration>;              ///< tokens/s, aggregate
+/// tokens/s of each sequence (a per-stream decode speed); × sequences gives a token_rate.
+using stream_token_rate = detail::quotient<token_rate, sequence_count>;
+using request_rate = detail::quotient<sequence_count, duration>;         ///< requests (sequences)/s
+using token_price = detail::quotient<money, token_count>;                ///< $/token (shown as $/M tokens)
+
+namespace detail {
+/// What one decode step produces for each sequence: a stream_token_rate is this per duration.
+constexpr quotient<token_count, sequence_count> one_token_per_sequence() {
+    return token_count::from_value(1.0) / sequence_count::from_value(1.0);
+}
+}  // namespace detail
 
 // ---------------------------------------------------------------------------------------------
 // Named units: how a value enters (make<Unit>) and leaves (in<Unit>) a quantity.
@@ -188,6 +220,20 @@ struct grams_per_kilowatt_hour : scaled_unit<grid_intensity, 1, 3600000000LL> {}
 
 // arithmetic intensity
 struct flops_per_byte : scaled_unit<arithmetic_intensity, 1> {};
+
+// tokens and sequences. A request is one sequence, so `requests` and `sequences` are one unit.
+struct tokens : scaled_unit<token_count, 1> {};
+struct thousand_tokens : scaled_unit<token_count, 1000LL> {};
+struct million_tokens : scaled_unit<token_count, 1000000LL> {};
+struct billion_tokens : scaled_unit<token_count, 1000000000LL> {};
+struct trillion_tokens : scaled_unit<token_count, 1000000000000LL> {};
+struct sequences : scaled_unit<sequence_count, 1> {};
+struct requests : scaled_unit<sequence_count, 1> {};
+struct tokens_per_second : scaled_unit<token_rate, 1> {};
+struct tokens_per_second_per_stream : scaled_unit<stream_token_rate, 1> {};
+struct requests_per_second : scaled_unit<request_rate, 1> {};
+struct requests_per_minute : scaled_unit<request_rate, 1, 60> {};
+struct usd_per_million_tokens : scaled_unit<token_price, 1, 1000000LL> {};
 
 namespace detail {
 template <class T>

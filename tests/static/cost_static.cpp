@@ -27,7 +27,8 @@ static_assert(approx_equal(flex_start({2.0_usd_per_gpu_hour, 0.5, 10.0_h}, 100.0
               "flex-start saving");
 static_assert(approx_equal(with_premium(2.0_usd_per_gpu_hour, 0.25), 2.5_usd_per_gpu_hour), "premium");
 static_assert(approx_equal(egress_cost(1.0_TB, 0.09_usd_per_GB), 90.0_usd), "egress");
-static_assert(approx_equal(cost_per_million_tokens(3.6_usd_per_gpu_hour, 1.0_gpu, 1000.0), 1.0_usd),
+static_assert(approx_equal(cost_per_million_tokens(3.6_usd_per_gpu_hour, 1.0_gpu, 1000.0_tokens_per_s),
+                           1.0_usd_per_M_tokens),
               "$3.60/h at 1,000 tokens/s is $1 per million");
 static_assert(approx_equal(idle_cost(8.0_gpu, 10.0_h, 1.0_usd_per_gpu_hour), 80.0_usd), "idle");
 static_assert(approx_equal(emissions(1000.0_kWh, 400.0_g_per_kWh), 400.0_kg), "carbon");

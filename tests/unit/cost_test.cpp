@@ -45,8 +45,8 @@ TEST_CASE("instance and per-GPU prices; job cost") {
     CHECK(approx_equal(egress_cost(10.0_TB, prices::aws_egress_first_tier), 900.0_usd));
     CHECK(approx_equal(with_premium(2.0_usd_per_gpu_hour, 0.3), 2.6_usd_per_gpu_hour));
     // $/M tokens: 8 GPUs at $2/GPU·h producing 10,000 tokens/s: $16/h over 36 M tokens/h.
-    CHECK(approx_equal(cost_per_million_tokens(2.0_usd_per_gpu_hour, 8.0_gpu, 10000.0),
-                       make<usd>(16.0 / 36.0)));
+    CHECK(approx_equal(cost_per_million_tokens(2.0_usd_per_gpu_hour, 8.0_gpu, 10000.0_tokens_per_s),
+                       make<usd_per_million_tokens>(16.0 / 36.0)));
 }
 
 TEST_CASE("reserved capacity costs its whole term, so its price per used hour rises as use falls") {
@@ -73,8 +73,8 @@ TEST_CASE("training and serving cost come from the roofline's durations") {
     parallel_layout gpus{};
     gpus.data = 256;
     const training_cost_estimate e =
-        training_cost(catalog::llama_3_8b, catalog::h100_sxm, 1e12, job, gpus, 2.0_usd_per_gpu_hour);
-    CHECK(approx_equal(e.time, time_to_train(catalog::llama_3_8b, catalog::h100_sxm, 1e12, job, gpus)));
+        training_cost(catalog::llama_3_8b, catalog::h100_sxm, 1.0_T_tokens, job, gpus, 2.0_usd_per_gpu_hour);
+    CHECK(approx_equal(e.time, time_to_train(catalog::llama_3_8b, catalog::h100_sxm, 1.0_T_tokens, job, gpus)));
     CHECK(approx_equal(e.cost, 256.0_gpu * e.time * 2.0_usd_per_gpu_hour));
     // Any estimate can be priced: 10 days on 64 × 8 GPUs at $2/GPU·h is 122,880 GPU-h, $245,760.
     parallel_layout composed{};
@@ -88,9 +88,12 @@ TEST_CASE("training and serving cost come from the roofline's durations") {
     serving_setup d{};
     d.batch = 32;
     d.parallel.tensor = 2;
-    const double tokens_per_second = decode(catalog::llama_3_70b, catalog::h100_sxm, d).aggregate_tokens_per_second;
+    // Two GPUs at $3/GPU·h over the batch's aggregate rate: 32 streams, not one.
+    const decode_estimate est = decode(catalog::llama_3_70b, catalog::h100_sxm, d);
+    const double aggregate = 32.0 * in<tokens_per_second_per_stream>(est.stream_rate);
+    CHECK(approx_equal(in<tokens_per_second>(est.aggregate_rate), aggregate));
     CHECK(approx_equal(serving_cost_per_million_tokens(catalog::llama_3_70b, catalog::h100_sxm, d, 3.0_usd_per_gpu_hour),
-                       make<usd>(2.0 * 3.0 / 3600.0 * 1e6 / tokens_per_second)));
+                       make<usd_per_million_tokens>(2.0 * 3.0 / 3600.0 * 1e6 / aggregate)));
 }
 
 TEST_CASE("the cheapest region counts moving the data there") {
@@ -364,6 +367,9 @@ TEST_CASE("bad input is invalid_input naming the field and the rule") {
     CHECK_THROWS_AS(spot_cost(j), invalid_input);
     CHECK_THROWS_AS(daly_interval(-1.0_min, 1.0_h), invalid_input);
     CHECK_THROWS_AS(cost_per_million_tokens(2.0_usd_per_gpu_hour, 8.0_gpu,
-                                            std::numeric_limits<double>::infinity()),
+                                            make<tokens_per_second>(std::numeric_limits<double>::infinity())),
                     invalid_input);
+    CHECK_THROWS_WITH_AS(cost_per_million_tokens(2.0_usd_per_gpu_hour, 8.0_gpu, 0.0_tokens_per_s),
+                         "cost_per_million_tokens: throughput = 0 tokens/s must be finite and > 0",
+                         invalid_input);
 }

@@ -98,6 +98,19 @@ TEST_CASE("time, power, energy, carbon, GPU bookkeeping") {
     CHECK(to_string(400.0_g_per_kWh) == "400 g/kWh");
 }
 
+TEST_CASE("tokens, sequences and their rates say which rate they are") {
+    CHECK(to_string(128000.0_tokens) == "128,000 tokens");
+    CHECK(to_string(15.0_T_tokens) == "15T tokens");
+    CHECK(to_string(300.0_B_tokens) == "300B tokens");
+    CHECK(to_string(2400.0_tokens_per_s) == "2,400 tokens/s");
+    CHECK(to_string(3.2e6_tokens_per_s) == "3.2M tokens/s");
+    CHECK(to_string(45.5_tokens_per_s_per_stream) == "45.5 tokens/s per stream");
+    CHECK(to_string(64.0_sequences) == "64 sequences");
+    CHECK(to_string(12.0_requests_per_s) == "12 requests/s");
+    CHECK(to_string(0.253_usd_per_M_tokens) == "$0.253/M tokens");
+    CHECK(to_string(1.0_tokens / 1.0_sequences) == "1 token\xC2\xB7seq^-1");
+}
+
 TEST_CASE("a dimension without a name prints in base units") {
     CHECK(to_string(1.0_FLOP / 1.0_s / 1.0_s) == "1 s^-2\xC2\xB7" "FLOP");
 }

@@ -140,15 +140,17 @@ TEST_CASE("ideal Llama-2-7B batch-1 fp16 decode on A100 80GB: the weights over t
     CHECK(d.bound == bound::memory);
     const double weights = (6738415616.0 - 32000.0 * 4096.0) * 2.0;
     CHECK(approx_equal(in<bytes>(d.weight_bytes), weights));
-    CHECK(approx_equal(d.tokens_per_second, 2.039e12 / (weights + in<bytes>(d.kv_bytes))));
-    CHECK(d.tokens_per_second == doctest::Approx(151.0).epsilon(0.025));
+    const double per_stream = in<tokens_per_second_per_stream>(d.stream_rate);
+    CHECK(approx_equal(per_stream, 2.039e12 / (weights + in<bytes>(d.kv_bytes))));
+    CHECK(per_stream == doctest::Approx(151.0).epsilon(0.025));
+    CHECK(approx_equal(in<tokens_per_second>(d.aggregate_rate), per_stream));  // batch 1
     // With the KV reads of a 4k context, and at the default efficiency, it must come out lower.
     const decode_estimate with_kv =
         decode(cat::llama_2_7b, cat::a100_80gb_sxm, fp16_decode(1, 4096, kernel_efficiency::ideal()));
     const decode_estimate realistic =
         decode(cat::llama_2_7b, cat::a100_80gb_sxm, fp16_decode(1, 4096, kernel_efficiency{}));
-    CHECK(with_kv.tokens_per_second < d.tokens_per_second);
-    CHECK(realistic.tokens_per_second < with_kv.tokens_per_second);
+    CHECK(with_kv.stream_rate < d.stream_rate);
+    CHECK(realistic.stream_rate < with_kv.stream_rate);
 }
 
 TEST_CASE("measured decode: gpt-fast's Llama-2-7B on A100 is ~69% of bandwidth") {
@@ -157,19 +159,19 @@ TEST_CASE("measured decode: gpt-fast's Llama-2-7B on A100 is ~69% of bandwidth")
     // little from ours, which leaves out the embedding table). Printed to 3 figures; our
     // estimate is held to 2%.
     const model_utilization u =
-        decode_utilization(cat::llama_2_7b, cat::a100_80gb_sxm, fp16_decode(1, 1, kernel_efficiency::ideal()), 104.9);
+        decode_utilization(cat::llama_2_7b, cat::a100_80gb_sxm, fp16_decode(1, 1, kernel_efficiency::ideal()), 104.9_tokens_per_s_per_stream);
     CHECK(u.mbu == doctest::Approx(1397.0 / 2039.0).epsilon(0.02));
     CHECK(u.mfu < 0.01);  // batch-1 decode leaves the tensor cores idle
 }
 
 TEST_CASE("a claimed decode rate above the bandwidth bound is impossible") {
     const plausibility fast =
-        check_decode_claim(cat::llama_2_7b, cat::a100_80gb_sxm, fp16_decode(1, 1, kernel_efficiency::ideal()), 200.0);
+        check_decode_claim(cat::llama_2_7b, cat::a100_80gb_sxm, fp16_decode(1, 1, kernel_efficiency::ideal()), 200.0_tokens_per_s_per_stream);
     CHECK_FALSE(fast.possible);
     CHECK(fast.fraction_of_ceiling > 1.0);
     CHECK(fast.bound == bound::memory);
     const plausibility ok =
-        check_decode_claim(cat::llama_2_7b, cat::a100_80gb_sxm, fp16_decode(1, 1, kernel_efficiency::ideal()), 104.9);
+        check_decode_claim(cat::llama_2_7b, cat::a100_80gb_sxm, fp16_decode(1, 1, kernel_efficiency::ideal()), 104.9_tokens_per_s_per_stream);
     CHECK(ok.possible);
 }
 
@@ -183,8 +185,8 @@ TEST_CASE("batching pays until decode turns compute-bound, near the ridge point"
     REQUIRE(crossover.reached);
     CHECK(static_cast<double>(crossover.batch) == doctest::Approx(ridge).epsilon(0.1));
     // Below the crossover, aggregate throughput grows almost linearly with the batch.
-    const double one = decode(cat::llama_3_8b, cat::a100_80gb_sxm, fp16_decode(1, 1, eff)).aggregate_tokens_per_second;
-    const double eight = decode(cat::llama_3_8b, cat::a100_80gb_sxm, fp16_decode(8, 1, eff)).aggregate_tokens_per_second;
+    const token_rate one = decode(cat::llama_3_8b, cat::a100_80gb_sxm, fp16_decode(1, 1, eff)).aggregate_rate;
+    const token_rate eight = decode(cat::llama_3_8b, cat::a100_80gb_sxm, fp16_decode(8, 1, eff)).aggregate_rate;
     CHECK(eight > 7.5 * one);
     // Llama-2-7B's full-size KV cache grows as fast as its FLOPs at 512 tokens: never crosses.
     CHECK_FALSE(decode_compute_bound_batch(cat::llama_2_7b, cat::a100_80gb_sxm, fp16_decode(1, 512, eff)).reached);
@@ -227,9 +229,9 @@ TEST_CASE("training time: Narayanan Eq. 4 reproduces the paper's 34 and 84 days"
     // Narayanan et al. 2021, §5.1: GPT-3 (175 B) on 300 B tokens with 1,024 A100s at
     // 140 TFLOP/s each: about 34 days; the 1 T model on 450 B tokens with 3,072 GPUs at
     // 163 TFLOP/s: about 84 days.
-    CHECK(in<days>(megatron_training_time(300e9, 175e9, 1024, 140.0_TFLOPS)) ==
+    CHECK(in<days>(megatron_training_time(300.0_B_tokens, 175e9, 1024, 140.0_TFLOPS)) ==
           doctest::Approx(34.0).epsilon(0.5 / 34.0));
-    CHECK(in<days>(megatron_training_time(450e9, 1008.0e9, 3072, 163.0_TFLOPS)) ==
+    CHECK(in<days>(megatron_training_time(450.0_B_tokens, 1008.0e9, 3072, 163.0_TFLOPS)) ==
           doctest::Approx(84.0).epsilon(0.5 / 84.0));
 }
 
@@ -241,14 +243,14 @@ TEST_CASE("time to train: tokens × FLOPs per token over GPUs × peak × MFU") {
     mfu_assumption at_half{};
     at_half.mfu = 0.5;
     at_half.six_n_d = true;
-    const duration t = time_to_train(cat::llama_2_7b, cat::a100_80gb_sxm, 2e12, job, gpus, at_half);
+    const duration t = time_to_train(cat::llama_2_7b, cat::a100_80gb_sxm, 2.0_T_tokens, job, gpus, at_half);
     // N: Kaplan et al. 2020's non-embedding parameters (the 131 M-entry token table left out).
     const double expected = 6.0 * (6738415616.0 - 32000.0 * 4096.0) * 2e12 / (1024.0 * 0.5 * 312e12);
     CHECK(approx_equal(in<seconds>(t), expected));
     // Llama 2 (Touvron et al. 2023, Table 2): 7B on 2 T tokens took 184,320 A100-80GB GPU
     // hours. At the default MFU the estimate lands within a factor of 1.5 of it.
     const duration default_mfu =
-        time_to_train(cat::llama_2_7b, cat::a100_80gb_sxm, 2e12, job, parallel_layout{});
+        time_to_train(cat::llama_2_7b, cat::a100_80gb_sxm, 2.0_T_tokens, job, parallel_layout{});
     const double gpu_hours = in<hours>(default_mfu);
     CHECK(gpu_hours > 184320.0 / 1.5);
     CHECK(gpu_hours < 184320.0 * 1.5);
@@ -262,9 +264,9 @@ TEST_CASE("training step time and MFU from a measured throughput are inverses") 
     gpus.data = 64;
     mfu_assumption assumed{};
     assumed.mfu = 0.45;
-    const double tokens = 1024.0 * 4096.0;
+    const token_count per_step = make<tokens>(1024.0 * 4096.0);
     const duration step = training_step_time(cat::llama_3_8b, cat::h100_sxm, job, gpus, assumed);
-    CHECK(approx_equal(training_mfu(cat::llama_3_8b, cat::h100_sxm, tokens / in<seconds>(step), job, gpus),
+    CHECK(approx_equal(training_mfu(cat::llama_3_8b, cat::h100_sxm, per_step / step, job, gpus),
                        0.45));
     // Korthikanti et al. 2022 / Megatron-LM: the 175B GPT at 51.4% MFU on A100 (Table 5).
     training_job megatron{};
@@ -274,7 +276,7 @@ TEST_CASE("training step time and MFU from a measured throughput are inverses") 
     reported.mfu = 0.514;
     const duration mega = training_step_time(cat::korthikanti_175b, cat::a100_80gb_sxm, megatron, gpus, reported);
     CHECK(approx_equal(training_mfu(cat::korthikanti_175b, cat::a100_80gb_sxm,
-                                    64.0 * 2048.0 / in<seconds>(mega), megatron, gpus), 0.514));
+                                    make<tokens>(64.0 * 2048.0) / mega, megatron, gpus), 0.514));
 }
 
 TEST_CASE("bad input is invalid_input naming the field") {
@@ -307,7 +309,7 @@ TEST_CASE("bad input is invalid_input naming the field") {
     CHECK_THROWS_AS(decode(cat::llama_2_7b, no_bandwidth, serving_setup{}), invalid_input);
     mfu_assumption none{};
     none.mfu = 0.0;
-    CHECK_THROWS_WITH_AS(time_to_train(cat::llama_2_7b, cat::h100_sxm, 1e12, training_job{},
+    CHECK_THROWS_WITH_AS(time_to_train(cat::llama_2_7b, cat::h100_sxm, 1.0_T_tokens, training_job{},
                                        parallel_layout{}, none),
                          "time_to_train: assumption.mfu = 0 must be in (0, 1]", invalid_input);
     CHECK_THROWS_WITH_AS(training_step_time(cat::llama_2_7b, cat::h100_sxm, training_job{},
@@ -315,14 +317,16 @@ TEST_CASE("bad input is invalid_input naming the field") {
                          "training_step_time: job.global_batch = 0 must be >= 1", invalid_input);
     parallel_layout three{};
     three.tensor = 3;
-    CHECK_THROWS_WITH_AS(time_to_train(cat::llama_2_7b, cat::h100_sxm, 1e12, training_job{}, three),
+    CHECK_THROWS_WITH_AS(time_to_train(cat::llama_2_7b, cat::h100_sxm, 1.0_T_tokens, training_job{}, three),
                          "time_to_train: parallel.tensor = 3 must divide attention heads = 32",
                          invalid_input);
-    CHECK_THROWS_AS(check_decode_claim(cat::llama_2_7b, cat::h100_sxm, serving_setup{}, -1.0),
+    CHECK_THROWS_AS(check_decode_claim(cat::llama_2_7b, cat::h100_sxm, serving_setup{}, -1.0_tokens_per_s_per_stream),
                     invalid_input);
-    CHECK_THROWS_AS(decode_utilization(cat::llama_2_7b, cat::h100_sxm, serving_setup{},
-                                       std::numeric_limits<double>::quiet_NaN()),
-                    invalid_input);
+    CHECK_THROWS_WITH_AS(decode_utilization(cat::llama_2_7b, cat::h100_sxm, serving_setup{},
+                                            make<tokens_per_second_per_stream>(
+                                                std::numeric_limits<double>::quiet_NaN())),
+                         "decode_utilization: measured = nan tokens/s per stream must be finite and > 0",
+                         invalid_input);
     CHECK_THROWS_AS(attainable(no_bandwidth, compute_precision::bf16, 100.0_FLOP_per_B), invalid_input);
     CHECK_THROWS_AS(attainable(cat::h100_sxm, compute_precision::bf16, 0.0_FLOP_per_B), invalid_input);
     kernel_efficiency too_much{};
@@ -337,11 +341,11 @@ TEST_CASE("bad input is invalid_input naming the field") {
     CHECK_THROWS_WITH_AS(prefill(cat::llama_2_7b, cat::h100_sxm, no_prompt),
                          "prefill: prompt = 0 must be >= 1", invalid_input);
     CHECK_THROWS_AS(attention_cost(cat::llama_2_7b, 0, 1, 1), invalid_input);
-    CHECK_THROWS_AS(megatron_training_time(1e9, 1e9, 0, 100.0_TFLOPS), invalid_input);
-    CHECK_THROWS_AS(megatron_training_time(1e9, -1e9, 8, 100.0_TFLOPS), invalid_input);
+    CHECK_THROWS_AS(megatron_training_time(1.0_B_tokens, 1e9, 0, 100.0_TFLOPS), invalid_input);
+    CHECK_THROWS_AS(megatron_training_time(1.0_B_tokens, -1e9, 8, 100.0_TFLOPS), invalid_input);
     training_job bad_sequence{};
     bad_sequence.sequence = 0;
-    CHECK_THROWS_WITH_AS(time_to_train(cat::llama_2_7b, cat::h100_sxm, 1e12, bad_sequence,
+    CHECK_THROWS_WITH_AS(time_to_train(cat::llama_2_7b, cat::h100_sxm, 1.0_T_tokens, bad_sequence,
                                        parallel_layout{}),
                          "time_to_train: job.sequence = 0 must be >= 1", invalid_input);
     serving_setup two_replicas{};

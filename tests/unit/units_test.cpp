@@ -49,6 +49,21 @@ TEST_CASE("dimensions combine: bytes / bandwidth is a duration, FLOP / FLOP is a
     CHECK(approx_equal(in<flops_per_byte>(ridge), 295.0, 5e-3));
 }
 
+TEST_CASE("a per-stream rate times the sequences sharing the step is the aggregate rate") {
+    // 64 streams at 45.5 tokens/s each produce 2,912 tokens/s; an hour of it is 10.5 M tokens.
+    const token_rate aggregate = 45.5_tokens_per_s_per_stream * 64.0_sequences;
+    CHECK(approx_equal(in<tokens_per_second>(aggregate), 45.5 * 64.0));
+    CHECK(approx_equal(in<million_tokens>(aggregate * 1.0_h), 45.5 * 64.0 * 3600.0 / 1e6));
+    // 8 GPUs at $2/GPU·h over that output: $16/h over 10.48 M tokens/h.
+    const token_price per_token = 2.0_usd_per_gpu_hour * 8.0_gpu / aggregate;
+    CHECK(approx_equal(in<usd_per_million_tokens>(per_token), 16.0 / (45.5 * 64.0 * 3600.0 / 1e6)));
+    // Little's law: 12 requests/s, each in flight 20 s, keep 240 sequences in flight.
+    const sequence_count in_flight = 12.0_requests_per_s * 20.0_s;
+    CHECK(approx_equal(in<sequences>(in_flight), 240.0));
+    CHECK(in<requests>(in_flight) == in<sequences>(in_flight));  // one request is one sequence
+    CHECK(approx_equal(in<requests_per_second>(make<requests_per_minute>(60.0)), 1.0));
+}
+
 TEST_CASE("energy is the SI joule: 1 kW for 1 h is 3.6 MJ") {
     CHECK(in<joules>(1.0_kW * 1.0_h) == 3.6e6);
     CHECK(approx_equal(in<kilowatt_hours>(10.2_kW * 24.0_h), 244.8));

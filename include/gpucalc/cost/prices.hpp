@@ -151,12 +151,15 @@ constexpr region_choice cheapest_region(const region_price (&regions)[N], gpu_ti
     return best;
 }
 
-/// Serving cost per million tokens: a price per GPU-hour over the tokens those GPUs produce.
-constexpr money cost_per_million_tokens(gpu_price price, gpu_count gpus, double tokens_per_second) {
+/// Serving cost per token, shown per million: a price per GPU-hour over the tokens those GPUs
+/// produce together. `throughput` is their aggregate rate; a per-stream decode speed
+/// (decode_estimate::stream_rate) has another dimension and does not compile here.
+constexpr token_price cost_per_million_tokens(gpu_price price, gpu_count gpus,
+                                              token_rate throughput) {
     detail::require_non_negative("cost_per_million_tokens", "price", price);
     detail::require_positive("cost_per_million_tokens", "gpus", gpus);
-    detail::require_positive("cost_per_million_tokens", "tokens_per_second", tokens_per_second);
-    return price * gpus * make<seconds>(1e6 / tokens_per_second);
+    detail::require_positive("cost_per_million_tokens", "throughput", throughput);
+    return price * gpus / throughput;
 }
 
 /// The cost of leaving `gpus` GPUs up and idle for `idle` before auto-shutdown catches them.

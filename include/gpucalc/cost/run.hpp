@@ -36,21 +36,21 @@ constexpr training_cost_estimate training_cost(duration time, const parallel_lay
 
 /// The same with the time from roofline.hpp's quick estimate, time_to_train at an assumed MFU.
 constexpr training_cost_estimate training_cost(const transformer& m, const gpu_spec& gpu,
-                                               double tokens, const training_job& job,
+                                               token_count tokens, const training_job& job,
                                                const parallel_layout& layout, gpu_price price,
                                                const mfu_assumption& assumption = {}) {
     detail::require_non_negative("training_cost", "price", price);
     return training_cost(time_to_train(m, gpu, tokens, job, layout, assumption), layout, price);
 }
 
-/// Serving cost per million output tokens for one replica decoding `setup` (roofline.hpp's
-/// decode: the aggregate tokens/s of the batch), on its tensor × pipeline GPUs at `price`. For
-/// another estimate of the throughput, call cost_per_million_tokens with it.
-constexpr money serving_cost_per_million_tokens(const transformer& m, const gpu_spec& gpu,
+/// Serving cost per output token (shown per million) for one replica decoding `setup`
+/// (roofline.hpp's decode: the aggregate tokens/s of the batch), on its tensor × pipeline GPUs
+/// at `price`. For another estimate of the throughput, call cost_per_million_tokens with it.
+constexpr token_price serving_cost_per_million_tokens(const transformer& m, const gpu_spec& gpu,
                                                 const serving_setup& setup, gpu_price price) {
     const decode_estimate d = decode(m, gpu, setup);
     return cost_per_million_tokens(price, make<gpus>(static_cast<double>(gpus_of(setup))),
-                                   d.aggregate_tokens_per_second);
+                                   d.aggregate_rate);
 }
 
 }  // namespace gpucalc

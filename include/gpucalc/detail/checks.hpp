@@ -32,6 +32,12 @@ constexpr const char* base_unit_text() {
     else if constexpr (std::is_same<Quantity, energy_price>::value) return "USD/J";
     else if constexpr (std::is_same<Quantity, data_price>::value) return "USD/B";
     else if constexpr (std::is_same<Quantity, grid_intensity>::value) return "kg/J";
+    else if constexpr (std::is_same<Quantity, token_count>::value) return "tokens";
+    else if constexpr (std::is_same<Quantity, sequence_count>::value) return "sequences";
+    else if constexpr (std::is_same<Quantity, token_rate>::value) return "tokens/s";
+    else if constexpr (std::is_same<Quantity, stream_token_rate>::value) return "tokens/s per stream";
+    else if constexpr (std::is_same<Quantity, request_rate>::value) return "requests/s";
+    else if constexpr (std::is_same<Quantity, token_price>::value) return "USD/token";
     else return "(base units)";
 }
 

@@ -22,8 +22,8 @@ namespace gpucalc {
 /// composes it.
 struct decode_estimate {
     duration time_per_token{};            ///< one step: every sequence advances one token
-    double tokens_per_second = 0.0;       ///< per stream (1 / time_per_token)
-    double aggregate_tokens_per_second = 0.0;  ///< all streams of the batch
+    stream_token_rate stream_rate{};      ///< each sequence's speed: one token per step
+    token_rate aggregate_rate{};          ///< the whole batch's: stream_rate × batch sequences
     gpucalc::bound bound = gpucalc::bound::memory;
     flop_count flops{};                   ///< per TP rank per step
     data_size bytes{};                    ///< per TP rank per step: weights, KV read and written
@@ -100,8 +100,8 @@ constexpr decode_estimate decode_step(const transformer& m, const gpu_spec& gpu,
     d.memory_time = o.memory_time;
     d.bound = o.bound;
     d.time_per_token = o.time;
-    d.tokens_per_second = 1.0 / in<seconds>(o.time);
-    d.aggregate_tokens_per_second = b * d.tokens_per_second;
+    d.stream_rate = detail::one_token_per_sequence() / o.time;
+    d.aggregate_rate = d.stream_rate * make<sequences>(b);
     return d;
 }
 }  // namespace detail

@@ -31,11 +31,10 @@ struct model_utilization {
 
 constexpr model_utilization decode_utilization(const transformer& m, const gpu_spec& gpu,
                                                const serving_setup& s,
-                                               double measured_tokens_per_second_per_stream) {
-    detail::require_positive("decode_utilization", "measured_tokens_per_second_per_stream",
-                             measured_tokens_per_second_per_stream);
+                                               stream_token_rate measured) {
+    detail::require_positive("decode_utilization", "measured", measured);
     const decode_estimate d = detail::decode_at_peak(m, gpu, s, false);
-    const duration step = make<seconds>(1.0 / measured_tokens_per_second_per_stream);
+    const duration step = detail::one_token_per_sequence() / measured;
     return {(d.bytes / step) / gpu.memory_bandwidth, (d.flops / step) / peak(gpu, s.compute)};
 }
 
@@ -43,22 +42,21 @@ constexpr model_utilization decode_utilization(const transformer& m, const gpu_s
 /// 100% of both peaks.
 struct plausibility {
     bool possible = false;
-    double claimed = 0.0;          ///< tokens/s per stream
-    double ceiling = 0.0;          ///< the most the hardware allows, tokens/s per stream
+    stream_token_rate claimed{};
+    stream_token_rate ceiling{};   ///< the most the hardware allows
     double fraction_of_ceiling = 0.0;
     gpucalc::bound bound = gpucalc::bound::memory;  ///< which roof sets the ceiling
 };
 
 constexpr plausibility check_decode_claim(const transformer& m, const gpu_spec& gpu,
                                           const serving_setup& s,
-                                          double claimed_tokens_per_second_per_stream) {
-    detail::require_positive("check_decode_claim", "claimed_tokens_per_second_per_stream",
-                             claimed_tokens_per_second_per_stream);
+                                          stream_token_rate claimed) {
+    detail::require_positive("check_decode_claim", "claimed", claimed);
     // The most optimistic step: an MoE batch might reach only k experts.
     const decode_estimate d = detail::decode_at_peak(m, gpu, s, true);
     plausibility p{};
-    p.claimed = claimed_tokens_per_second_per_stream;
-    p.ceiling = d.tokens_per_second;
+    p.claimed = claimed;
+    p.ceiling = d.stream_rate;
     p.fraction_of_ceiling = p.claimed / p.ceiling;
     p.possible = p.claimed <= p.ceiling;
     p.bound = d.bound;

@@ -70,41 +70,43 @@ constexpr duration training_step_time(const transformer& m, const gpu_spec& gpu,
 /// Time to train `tokens` tokens on the GPUs of `layout`: model FLOPs ÷ (GPUs × peak × MFU),
 /// the FLOPs exact per token at the job's sequence length (training_flops_per_token().model)
 /// or 6·N·D. The quick estimate, as training_step_time.
-constexpr duration time_to_train(const transformer& m, const gpu_spec& gpu, double tokens,
+constexpr duration time_to_train(const transformer& m, const gpu_spec& gpu, token_count tokens,
                                  const training_job& job, const parallel_layout& layout,
                                  const mfu_assumption& assumption = {}) {
     constexpr const char* function = "time_to_train";
     detail::require_positive(function, "tokens", tokens);
     const flop_count per_token =
         detail::training_model_flops_per_token(m, job, layout, assumption.six_n_d, function);
-    return (tokens * per_token) / detail::sustained_rate(gpu, job, layout, assumption.mfu, function);
+    return (in<gpucalc::tokens>(tokens) * per_token) /
+           detail::sustained_rate(gpu, job, layout, assumption.mfu, function);
 }
 
 /// The MFU a training run achieved, from its measured throughput in tokens per second across
 /// all the GPUs of `layout`: model FLOPs per second ÷ (GPUs × peak) (Chowdhery et al. 2022,
 /// App. B). `six_n_d` counts the FLOPs as 6·N, as some reports do.
 constexpr double training_mfu(const transformer& m, const gpu_spec& gpu,
-                              double measured_tokens_per_second, const training_job& job,
+                              token_rate measured, const training_job& job,
                               const parallel_layout& layout, bool six_n_d = false) {
     constexpr const char* function = "training_mfu";
-    detail::require_positive(function, "measured_tokens_per_second", measured_tokens_per_second);
+    detail::require_positive(function, "measured", measured);
     const flop_count per_token =
         detail::training_model_flops_per_token(m, job, layout, six_n_d, function);
-    return (measured_tokens_per_second * per_token / make<seconds>(1.0)) /
+    return (in<tokens_per_second>(measured) * per_token / make<seconds>(1.0)) /
            detail::sustained_rate(gpu, job, layout, 1.0, function);
 }
 
 /// Narayanan et al. 2021, Eq. 4: end-to-end training time ≈ 8·T·P / (n·X) for T tokens, P
 /// parameters, n GPUs each sustaining X FLOP/s, with activation recomputation (their factor 8 =
 /// 2 forward + 4 backward + 2 recomputed forward, per parameter and token).
-constexpr duration megatron_training_time(double tokens, double parameters, std::int64_t gpus,
+constexpr duration megatron_training_time(token_count tokens, double parameters, std::int64_t gpus,
                                           flop_rate per_gpu) {
     constexpr const char* function = "megatron_training_time";
     detail::require_positive(function, "tokens", tokens);
     detail::require_positive(function, "parameters", parameters);
     detail::require_count(function, "gpus", gpus);
     detail::require_positive(function, "per_gpu", per_gpu);
-    return make<flops>(8.0 * tokens * parameters) / (static_cast<double>(gpus) * per_gpu);
+    return make<flops>(8.0 * in<gpucalc::tokens>(tokens) * parameters) /
+           (static_cast<double>(gpus) * per_gpu);
 }
 
 }  // namespace gpucalc
