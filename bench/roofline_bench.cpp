@@ -171,7 +171,7 @@ GPUCALC_DETAIL_INLINE inline double raw_weight_bytes_read(const gpucalc::transfo
     return twin::storage(w.linear - unread_experts, linear) + twin::storage(head + norms, rest);
 }
 
-/// model.hpp's detail::forward_flops_unchecked(), transliterated (its total).
+/// model/flops.hpp's detail::forward_flops_unchecked(), transliterated (its total).
 GPUCALC_DETAIL_INLINE inline double raw_forward_flops(const gpucalc::transformer& m, std::int64_t context) {
     const detail::layer_parameters p = detail::layer_parameters_of(m);
     const double weights_per_layer =

@@ -1,0 +1,91 @@
+// model/flops.hpp: how many FLOPs a transformer does per token, forward and in training
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "../detail/checks.hpp"
+#include "../detail/config.hpp"
+#include "../units.hpp"
+#include "parameters.hpp"
+#include "shape.hpp"
+
+namespace gpucalc {
+
+/// How activations are recomputed in the backward pass (Korthikanti et al. 2022).
+enum class recompute {
+    none,       ///< keep every activation
+    selective,  ///< recompute only the attention core (QKᵀ, softmax, dropout, ·V)
+    full,       ///< keep each layer's input and recompute the layer
+};
+
+constexpr std::string_view to_string(recompute r) {
+    switch (r) {
+        case recompute::none: return "none";
+        case recompute::selective: return "selective";
+        case recompute::full: return "full";
+    }
+    return "unknown";
+}
+
+/// Forward-pass FLOPs for one token, split by where they go. Matmul FLOPs only (2 per
+/// multiply-add); norms, softmax and element-wise work are left out, as in Narayanan et al. 2021.
+struct forward_flops {
+    flop_count layers{};     ///< weight matmuls of all layers (active experts only)
+    flop_count attention{};  ///< QKᵀ and attention·V over the attended keys, all layers
+    flop_count lm_head{};    ///< the output projection to the vocabulary
+    flop_count total{};
+};
+
+namespace detail {
+/// forward_flops_per_token() for a model and context already checked.
+GPUCALC_DETAIL_INLINE constexpr forward_flops forward_flops_unchecked(const transformer& m,
+                                                                     std::int64_t context) {
+    const detail::layer_parameters p = detail::layer_parameters_of(m);
+    const double weights_per_layer = static_cast<double>(
+        p.attention_weights + active_experts_of(m) * p.expert_weights + p.router);
+    const double q_width = static_cast<double>(q_width_of(m));
+    forward_flops f{};
+    f.layers = make<flops>(2.0 * weights_per_layer * static_cast<double>(m.layers));
+    f.attention = make<flops>(4.0 * static_cast<double>(attended_tokens(m, context)) * q_width *
+                              static_cast<double>(m.layers));
+    f.lm_head = make<flops>(2.0 * static_cast<double>(m.vocab * m.hidden));
+    f.total = f.layers + f.attention + f.lm_head;
+    return f;
+}
+}  // namespace detail
+
+/// Forward FLOPs of one token that attends to `context` keys (capped by a sliding window).
+/// Weight matmuls cost 2 FLOPs per active parameter (Kaplan et al. 2020, §2.1); attention costs
+/// 2·2·context·(heads·head_dim) per layer for QKᵀ and ·V (Narayanan et al. 2021, §5.1, which,
+/// like Chowdhery et al. 2022 App. B, counts all keys, not half for a causal mask).
+constexpr forward_flops forward_flops_per_token(const transformer& m, std::int64_t context) {
+    check(m, "forward_flops_per_token");
+    detail::require_count("forward_flops_per_token", "context", context);
+    return detail::forward_flops_unchecked(m, context);
+}
+
+/// Training FLOPs per token at `sequence` length: `model` counts the useful work (forward and
+/// a backward of twice the forward, Kaplan et al. 2020 §2.1); `hardware` adds what recompute
+/// repeats. Full recompute repeats the layers' forward but not the output head, which is how
+/// Narayanan et al. 2021 Eq. 3 reaches 96·B·s·l·h²(1 + s/(6h) + V/(16·l·h)) per iteration;
+/// selective recompute repeats only the attention core (derived from Korthikanti et al. 2022 §5).
+struct training_flops {
+    flop_count model{};
+    flop_count hardware{};
+};
+
+constexpr training_flops training_flops_per_token(const transformer& m, std::int64_t sequence,
+                                                  recompute policy = recompute::none) {
+    const forward_flops f = forward_flops_per_token(m, sequence);
+    training_flops t{};
+    t.model = 3.0 * f.total;
+    switch (policy) {
+        case recompute::none: t.hardware = t.model; break;
+        case recompute::selective: t.hardware = t.model + f.attention; break;
+        case recompute::full: t.hardware = t.model + f.layers + f.attention; break;
+    }
+    return t;
+}
+
+}  // namespace gpucalc
