@@ -303,17 +303,17 @@ TEST_CASE("base load and burst beats both all-cloud and all-owned on a two-level
     per_gpu.capex = 333000.0_usd / 8.0;
     per_gpu.full_power = prices::dgx_h100_power / 8.0;
     per_gpu.gpus = 1.0_gpu;
-    const hybrid_plan plan = base_load_and_burst(steps, per_gpu, 2.99_usd_per_gpu_hour);
-    CHECK(plan.owned == 16.0_gpu);
-    CHECK(plan.total < plan.all_cloud);
-    CHECK(plan.total < plan.all_owned);
-    CHECK(approx_equal(plan.saving_vs_cloud, plan.all_cloud - plan.total));
+    const hybrid_capacity split = base_load_and_burst(steps, per_gpu, 2.99_usd_per_gpu_hour);
+    CHECK(split.owned == 16.0_gpu);
+    CHECK(split.total < split.all_cloud);
+    CHECK(split.total < split.all_owned);
+    CHECK(approx_equal(split.saving_vs_cloud, split.all_cloud - split.total));
     // A whole 8-GPU server describes the same per-GPU cost.
-    const hybrid_plan whole = base_load_and_burst(steps, dgx_h100(), 2.99_usd_per_gpu_hour);
-    CHECK(whole.owned == plan.owned);
-    CHECK(approx_equal(whole.total, plan.total));
+    const hybrid_capacity whole = base_load_and_burst(steps, dgx_h100(), 2.99_usd_per_gpu_hour);
+    CHECK(whole.owned == split.owned);
+    CHECK(approx_equal(whole.total, split.total));
     // By hand: all cloud is the GPU-hours × price.
-    CHECK(approx_equal(plan.all_cloud, (64.0 * 500.0 + 16.0 * 8260.0) * 1.0_h * 1.0_gpu * 2.99_usd_per_gpu_hour));
+    CHECK(approx_equal(split.all_cloud, (64.0 * 500.0 + 16.0 * 8260.0) * 1.0_h * 1.0_gpu * 2.99_usd_per_gpu_hour));
 }
 
 TEST_CASE("energy, carbon and rack power") {

@@ -2,6 +2,7 @@
 // papers' closed forms, LoRA sizes, and shape rules.
 #include <gpucalc/catalog/models.hpp>
 #include <gpucalc/format.hpp>
+#include <gpucalc/literals.hpp>
 #include <gpucalc/model.hpp>
 
 #include <doctest/doctest.h>
@@ -9,6 +10,7 @@
 #include <cstdint>
 
 using namespace gpucalc;
+using namespace gpucalc::literals;
 namespace cat = gpucalc::catalog;
 
 TEST_CASE("exact parameter counts equal the published checkpoint counts") {
@@ -99,9 +101,16 @@ TEST_CASE("model FLOPs reproduce Korthikanti Eq. 7; 6·N·D is its large-model l
     // a few percent (attention adds s/(6h) = 2.8%).
     const double n = static_cast<double>(parameter_count(m).total);
     const double ratio = in<flops>(training_flops_per_token(m, 2048).model) /
-                         in<flops>(kaplan_training_flops(n, 1.0));
+                         in<flops>(kaplan_training_flops(n, 1.0_tokens));
     CHECK(ratio > 1.0);
     CHECK(ratio < 1.05);
+}
+
+TEST_CASE("6·N·D reproduces GPT-3's published training compute") {
+    // Brown et al. 2020, Table D.1: GPT-3 175B (174.6 B parameters) trained on 300 B tokens
+    // took 3.14e23 FLOPs (3,640 PF-days), computed there as 6·N·D.
+    CHECK(in<flops>(kaplan_training_flops(174.6e9, 300.0_B_tokens)) ==
+          doctest::Approx(3.14e23).epsilon(0.005));
 }
 
 TEST_CASE("recompute adds work: none < selective < full") {
@@ -203,5 +212,5 @@ TEST_CASE("shapes that no model has are rejected with the field and the rule") {
     m = cat::llama_2_7b;
     m.vocab = std::int64_t{1} << 40;  // 2^40 × 4096 × 2 passes 2^53
     CHECK_THROWS_AS(parameter_count(m), invalid_input);
-    CHECK_THROWS_AS(kaplan_training_flops(-1.0, 1e12), invalid_input);
+    CHECK_THROWS_AS(kaplan_training_flops(-1.0, 1.0_T_tokens), invalid_input);
 }

@@ -245,7 +245,7 @@ struct demand_step {
 /// The owned capacity that minimizes owned + cloud-burst cost over a demand profile, and what
 /// all-cloud and all-owned would cost. Owned capacity costs its capital and operations for the
 /// whole period whatever the load, plus power for the hours it works; demand above it rents.
-struct hybrid_plan {
+struct hybrid_capacity {
     gpu_count owned{};
     money total{};
     money all_cloud{};
@@ -255,11 +255,11 @@ struct hybrid_plan {
 };
 
 /// `steps` must be sorted by decreasing GPU count (a load-duration curve). `server` describes
-/// owning one server of `server.gpus` GPUs; the plan owns capacity GPU by GPU at its per-GPU cost
+/// owning one server of `server.gpus` GPUs; capacity is owned GPU by GPU at its per-GPU cost
 /// (whole servers are not enforced).
 template <std::size_t N>
-inline hybrid_plan base_load_and_burst(const demand_step (&steps)[N], const ownership& server,
-                                       gpu_price cloud) {
+inline hybrid_capacity base_load_and_burst(const demand_step (&steps)[N], const ownership& server,
+                                           gpu_price cloud) {
     static_assert(N > 0, "gpucalc::base_load_and_burst needs at least one demand step");
     constexpr const char* function = "base_load_and_burst";
     detail::require_positive(function, "cloud", cloud);
@@ -289,23 +289,23 @@ inline hybrid_plan base_load_and_burst(const demand_step (&steps)[N], const owne
         }
         return total;
     };
-    hybrid_plan plan{};
-    plan.all_cloud = total_for(gpu_count{});
-    plan.all_owned = total_for(steps[0].gpus);
-    plan.owned = gpu_count{};
-    plan.total = plan.all_cloud;
+    hybrid_capacity best{};
+    best.all_cloud = total_for(gpu_count{});
+    best.all_owned = total_for(steps[0].gpus);
+    best.owned = gpu_count{};
+    best.total = best.all_cloud;
     // The optimum sits at one of the profile's levels (the cost is piecewise linear in the
     // owned capacity, with breaks only there).
     for (std::size_t i = 0; i < N; ++i) {
         const money t = total_for(steps[i].gpus);
-        if (t < plan.total) {
-            plan.total = t;
-            plan.owned = steps[i].gpus;
+        if (t < best.total) {
+            best.total = t;
+            best.owned = steps[i].gpus;
         }
     }
-    plan.saving_vs_cloud = plan.all_cloud - plan.total;
-    plan.saving_vs_owned = plan.all_owned - plan.total;
-    return plan;
+    best.saving_vs_cloud = best.all_cloud - best.total;
+    best.saving_vs_owned = best.all_owned - best.total;
+    return best;
 }
 
 }  // namespace gpucalc

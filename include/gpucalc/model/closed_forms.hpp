@@ -26,10 +26,10 @@ constexpr double megatron_parameter_count(std::int64_t layers, std::int64_t hidd
 
 /// Kaplan et al. 2020 (§2.1): training compute C ≈ 6·N·D for N non-embedding parameters and
 /// D tokens. Pass the active parameter count for an MoE model.
-constexpr flop_count kaplan_training_flops(double parameters, double tokens) {
+constexpr flop_count kaplan_training_flops(double parameters, token_count tokens) {
     detail::require_positive("kaplan_training_flops", "parameters", parameters);
     detail::require_positive("kaplan_training_flops", "tokens", tokens);
-    return make<flops>(6.0 * parameters * tokens);
+    return make<flops>(6.0 * parameters * in<gpucalc::tokens>(tokens));
 }
 
 /// Narayanan et al. 2021 (SC21) Eq. 3: FLOPs of one training iteration of a GPT model with
