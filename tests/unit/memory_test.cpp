@@ -471,7 +471,7 @@ TEST_CASE("CPU offload: ZeRO-Offload moves optimizer state and gradients, ZeRO-I
     training_strategy bad{};
     bad.offload_optimizer = true;
     CHECK_THROWS_WITH_AS(training_memory_per_gpu(cat::llama_2_7b, job, bad),
-                         "training_memory: parallel.zero_stage = 0 must be 1, 2 or 3 to offload "
+                         "training_memory_per_gpu: parallel.zero_stage = 0 must be 1, 2 or 3 to offload "
                          "the optimizer (ZeRO-Offload)",
                          invalid_input);
 }
@@ -607,7 +607,7 @@ TEST_CASE("invalid setups are rejected with the function, field, value and rule"
     serving_setup s{};
     s.parallel.tensor = 3;
     CHECK_THROWS_WITH_AS(inference_memory_per_gpu(cat::llama_2_7b, s),
-                         "inference_memory: parallel.tensor = 3 must divide attention heads = 32",
+                         "inference_memory_per_gpu: parallel.tensor = 3 must divide attention heads = 32",
                          invalid_input);
     // TP 8 divides 48 heads, but 12 KV heads neither divide by 8 nor divide 8.
     transformer odd = cat::llama_2_7b;
@@ -617,18 +617,18 @@ TEST_CASE("invalid setups are rejected with the function, field, value and rule"
     odd.head_dim = 128;
     s.parallel.tensor = 8;
     CHECK_THROWS_WITH_AS(inference_memory_per_gpu(odd, s),
-                         "inference_memory: parallel.tensor = 8 must divide KV heads = 12 or be a "
+                         "inference_memory_per_gpu: parallel.tensor = 8 must divide KV heads = 12 or be a "
                          "multiple of it (KV heads are then replicated)",
                          invalid_input);
     s = serving_setup{};
     s.parallel.pipeline = 33;
     CHECK_THROWS_WITH_AS(inference_memory_per_gpu(cat::llama_2_7b, s),
-                         "inference_memory: parallel.pipeline = 33 must not exceed layers = 32",
+                         "inference_memory_per_gpu: parallel.pipeline = 33 must not exceed layers = 32",
                          invalid_input);
     s = serving_setup{};
     s.batch = 0;
     CHECK_THROWS_WITH_AS(inference_memory_per_gpu(cat::llama_2_7b, s),
-                         "inference_memory: batch = 0 must be >= 1", invalid_input);
+                         "inference_memory_per_gpu: batch = 0 must be >= 1", invalid_input);
     s = serving_setup{};
     s.context = -5;
     CHECK_THROWS_AS(inference_memory_per_gpu(cat::llama_2_7b, s), invalid_input);
@@ -643,7 +643,7 @@ TEST_CASE("invalid setups are rejected with the function, field, value and rule"
     training_strategy t{};
     t.parallel.zero_stage = 4;
     CHECK_THROWS_WITH_AS(training_memory_per_gpu(cat::llama_2_7b, job, t),
-                         "training_memory: parallel.zero_stage = 4 must be 0, 1, 2 or 3",
+                         "training_memory_per_gpu: parallel.zero_stage = 4 must be 0, 1, 2 or 3",
                          invalid_input);
     t = training_strategy{};
     t.parallel.tensor = 5;
@@ -666,7 +666,7 @@ TEST_CASE("invalid setups are rejected with the function, field, value and rule"
     t = training_strategy{};
     t.parallel.interleave = 2;  // without pipelining
     CHECK_THROWS_WITH_AS(training_memory_per_gpu(cat::llama_2_7b, job, t),
-                         "training_memory: parallel.interleave = 2 needs parallel.pipeline > 1",
+                         "training_memory_per_gpu: parallel.interleave = 2 needs parallel.pipeline > 1",
                          invalid_input);
     t = training_strategy{};
     t.parallel.pipeline = 4;
@@ -678,20 +678,20 @@ TEST_CASE("invalid setups are rejected with the function, field, value and rule"
     t = training_strategy{};
     t.micro_batch = 4;
     CHECK_THROWS_WITH_AS(training_memory_per_gpu(cat::llama_2_7b, batched, t),
-                         "training_memory: global_batch = 10 must be a multiple of micro_batch x "
+                         "training_memory_per_gpu: global_batch = 10 must be a multiple of micro_batch x "
                          "parallel.data = 4 (0 leaves it unstated)",
                          invalid_input);
     training_job bad_overhead{};
     bad_overhead.overhead.communication_buffers = make<gibibytes>(-1.0);
     t = training_strategy{};
     CHECK_THROWS_WITH_AS(training_memory_per_gpu(cat::llama_2_7b, bad_overhead, t),
-                         "training_memory: overhead.communication_buffers = -1073741824 B must be "
+                         "training_memory_per_gpu: overhead.communication_buffers = -1073741824 B must be "
                          "finite and >= 0",
                          invalid_input);
     bad_overhead = training_job{};
     bad_overhead.overhead.fragmentation = 1.0;  // the allocator cannot waste all of memory
     CHECK_THROWS_WITH_AS(training_memory_per_gpu(cat::llama_2_7b, bad_overhead, t),
-                         "training_memory: overhead.fragmentation = 1 must be in [0, 1)",
+                         "training_memory_per_gpu: overhead.fragmentation = 1 must be in [0, 1)",
                          invalid_input);
     // activation_bytes_per_layer never uses the overhead, so it does not judge it.
     CHECK_NOTHROW(activation_bytes_per_layer(cat::llama_2_7b, bad_overhead, t));
@@ -699,7 +699,7 @@ TEST_CASE("invalid setups are rejected with the function, field, value and rule"
     t.parallel.expert = 4;  // divides Mixtral's 8 experts but not data = 2
     t.parallel.data = 2;
     CHECK_THROWS_WITH_AS(training_memory_per_gpu(cat::mixtral_8x7b, job, t),
-                         "training_memory: parallel.expert = 4 must divide parallel.data = 2 "
+                         "training_memory_per_gpu: parallel.expert = 4 must divide parallel.data = 2 "
                          "(expert parallelism runs across data-parallel ranks)",
                          invalid_input);
     serving_setup paged{};
@@ -709,7 +709,7 @@ TEST_CASE("invalid setups are rejected with the function, field, value and rule"
     huge.batch = std::int64_t{1} << 40;
     huge.context = std::int64_t{1} << 30;  // 2^70 tokens × 32,000 vocabulary
     CHECK_THROWS_WITH_AS(inference_memory_per_gpu(cat::llama_2_7b, huge),
-                         "inference_memory: batch x context x vocab = 3.77789318629572e+25 must "
+                         "inference_memory_per_gpu: batch x context x vocab = 3.77789318629572e+25 must "
                          "stay below 2^53, where counts stop being exact",
                          invalid_input);
     training_strategy negative_batch{};
@@ -880,8 +880,26 @@ TEST_CASE("with a stated global batch the searches try only splits of it") {
     // A global batch that 8 ranks cannot split is an error, not a silent 0.
     job.global_batch = 12;
     CHECK_THROWS_WITH_AS(max_micro_batch_for_training(cat::llama_2_7b, job, eight, cat::a100_80gb_sxm),
-                         "training_memory: global_batch = 12 must be a multiple of micro_batch x "
+                         "max_micro_batch_for_training: global_batch = 12 must be a multiple of micro_batch x "
                          "parallel.data = 8 (0 leaves it unstated)",
+                         invalid_input);
+    // The fewest-GPUs search sets parallel.data itself, so it names the smallest degree it
+    // would try (parallel.expert), not whatever data degree the caller left in the strategy.
+    training_strategy four_per_rank = zero3;
+    four_per_rank.micro_batch = 4;
+    four_per_rank.parallel.data = 3;  // ignored by the search
+    job.global_batch = 6;
+    CHECK_THROWS_WITH_AS(min_gpus_for_training(cat::llama_2_7b, job, four_per_rank, cat::a100_80gb_sxm),
+                         "min_gpus_for_training: global_batch = 6 must be a multiple of micro_batch x "
+                         "parallel.expert = 4, one micro-batch on each rank of the smallest "
+                         "data-parallel degree",
+                         invalid_input);
+    // Errors from the memory model inside a search name the search.
+    training_strategy bad_zero = zero3;
+    bad_zero.parallel.zero_stage = 4;
+    job.global_batch = 0;
+    CHECK_THROWS_WITH_AS(min_gpus_for_training(cat::llama_2_7b, job, bad_zero, cat::a100_80gb_sxm),
+                         "min_gpus_for_training: parallel.zero_stage = 4 must be 0, 1, 2 or 3",
                          invalid_input);
 }
 
@@ -892,13 +910,13 @@ TEST_CASE("layout rules name the parallel_layout field and the rule") {
     t.parallel.expert = 3;
     t.parallel.data = 3;
     CHECK_THROWS_WITH_AS(training_memory_per_gpu(cat::mixtral_8x7b, job, t),
-                         "training_memory: parallel.expert = 3 must divide experts = 8",
+                         "training_memory_per_gpu: parallel.expert = 3 must divide experts = 8",
                          invalid_input);
     // CP must divide the sequence: each CP rank holds an equal share of it.
     t = training_strategy{};
     t.parallel.context_parallel = 3;
     CHECK_THROWS_WITH_AS(training_memory_per_gpu(cat::llama_2_7b, job, t),
-                         "training_memory: parallel.context_parallel = 3 must divide sequence = "
+                         "training_memory_per_gpu: parallel.context_parallel = 3 must divide sequence = "
                          "2048",
                          invalid_input);
     CHECK_THROWS_WITH_AS(activation_bytes_per_layer(cat::llama_2_7b, job, t),
@@ -910,13 +928,13 @@ TEST_CASE("layout rules name the parallel_layout field and the rule") {
     serving_setup s{};
     s.parallel.data = 2;
     CHECK_THROWS_WITH_AS(inference_memory_per_gpu(cat::llama_2_7b, s),
-                         "inference_memory: parallel.data = 2 must be 1: a serving setup "
+                         "inference_memory_per_gpu: parallel.data = 2 must be 1: a serving setup "
                          "describes one replica split by parallel.tensor and parallel.pipeline",
                          invalid_input);
     s = serving_setup{};
     s.parallel.context_parallel = 2;
     CHECK_THROWS_WITH_AS(inference_memory_per_gpu(cat::llama_2_7b, s),
-                         "inference_memory: parallel.context_parallel = 2 must be 1: a serving "
+                         "inference_memory_per_gpu: parallel.context_parallel = 2 must be 1: a serving "
                          "setup describes one replica split by parallel.tensor and "
                          "parallel.pipeline",
                          invalid_input);
@@ -924,13 +942,13 @@ TEST_CASE("layout rules name the parallel_layout field and the rule") {
     s.parallel.pipeline = 2;
     s.parallel.interleave = 2;
     CHECK_THROWS_WITH_AS(inference_memory_per_gpu(cat::llama_2_7b, s),
-                         "inference_memory: parallel.interleave = 2 must be 1: a serving setup "
+                         "inference_memory_per_gpu: parallel.interleave = 2 must be 1: a serving setup "
                          "describes one replica split by parallel.tensor and parallel.pipeline",
                          invalid_input);
     s = serving_setup{};
     s.parallel.zero_stage = 1;
     CHECK_THROWS_WITH_AS(inference_memory_per_gpu(cat::llama_2_7b, s),
-                         "inference_memory: parallel.zero_stage = 1 must be 0: serving keeps no "
+                         "inference_memory_per_gpu: parallel.zero_stage = 1 must be 0: serving keeps no "
                          "optimizer state to shard",
                          invalid_input);
     // The searches take the same setup and the same rule.

@@ -300,6 +300,15 @@ TEST_CASE("bad input is invalid_input naming the field") {
     zero_batch.batch = 0;
     CHECK_THROWS_WITH_AS(decode(cat::llama_2_7b, cat::h100_sxm, zero_batch),
                          "decode: batch = 0 must be >= 1", invalid_input);
+    // Functions built on decode name themselves, not decode.
+    CHECK_THROWS_WITH_AS(check_decode_claim(cat::llama_2_7b, cat::h100_sxm, zero_batch,
+                                            100.0_tokens_per_s_per_stream),
+                         "check_decode_claim: batch = 0 must be >= 1", invalid_input);
+    serving_setup three_way{};
+    three_way.parallel.tensor = 3;
+    CHECK_THROWS_WITH_AS(decode_compute_bound_batch(cat::llama_2_7b, cat::h100_sxm, three_way),
+                         "decode_compute_bound_batch: parallel.tensor = 3 must divide attention heads = 32",
+                         invalid_input);
     CHECK_THROWS_AS(gemm(0, 1, 1), invalid_input);
     serving_setup fp8{};
     fp8.compute = compute_precision::fp8;  // no fp8 on Ampere

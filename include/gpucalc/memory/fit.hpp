@@ -80,7 +80,7 @@ constexpr serving_fit min_gpus_for_inference(const transformer& m, serving_setup
     for (std::int64_t tp = 1; tp <= max_tensor_parallel && tp <= m.heads; ++tp) {
         if (!tensor_parallel_allowed(m, tp)) continue;
         setup.parallel.tensor = tp;
-        found.verdict = fits(inference_memory_per_gpu(m, setup), gpu, headroom);
+        found.verdict = fits(detail::inference_memory_of(m, setup, "min_gpus_for_inference"), gpu, headroom);
         found.tensor_parallel = tp;
         found.gpus = gpus_of(setup.parallel);
         if (found.verdict.ok) {
@@ -122,7 +122,7 @@ constexpr training_fit min_gpus_for_training(const transformer& m, const trainin
     };
     auto verdict_at = [&](std::int64_t dp) {
         strategy.parallel.data = dp;
-        return fits(training_memory_per_gpu(m, job, strategy), gpu, headroom);
+        return fits(detail::training_memory_of(m, job, strategy, function), gpu, headroom);
     };
     training_fit found{};
     const std::int64_t gpus_per_replica =
@@ -134,6 +134,16 @@ constexpr training_fit min_gpus_for_training(const transformer& m, const trainin
         found.verdict = v;
         return found;
     };
+    // The search sets parallel.data itself, so a global batch no degree splits is reported
+    // against the smallest degree, parallel.expert, not the data degree the caller left in.
+    detail::require_count(function, "micro_batch", strategy.micro_batch);
+    detail::require_count(function, "parallel.expert", step);
+    if (job.global_batch > 0 && !splits_batch(step)) {
+        detail::throw_invalid(function, "global_batch", static_cast<double>(job.global_batch), "",
+                              "must be a multiple of micro_batch x parallel.expert = ",
+                              static_cast<double>(strategy.micro_batch) * static_cast<double>(step),
+                              ", one micro-batch on each rank of the smallest data-parallel degree");
+    }
     // The smallest degree first: it can be the only one that fits (a single GPU needs no
     // communication buffers, and without ZeRO sharding more ranks never help).
     const fit_verdict at_step = verdict_at(step);  // checks the job at the smallest degree
@@ -218,7 +228,7 @@ constexpr std::int64_t largest_serving_count(const char* function, const transfo
         },
         [&](std::int64_t value) {
             setup.*field = value;
-            return fits(inference_memory_per_gpu(m, setup), gpu, headroom).ok;
+            return fits(inference_memory_of(m, setup, function), gpu, headroom).ok;
         });
 }
 }  // namespace detail
@@ -265,7 +275,7 @@ constexpr std::int64_t max_micro_batch_for_training(const transformer& m, const 
     constexpr const char* function = "max_micro_batch_for_training";
     const auto fits_at = [&](std::int64_t b) {
         strategy.micro_batch = b;
-        return fits(training_memory_per_gpu(m, job, strategy), gpu, headroom).ok;
+        return fits(detail::training_memory_of(m, job, strategy, function), gpu, headroom).ok;
     };
     if (job.global_batch == 0) {
         return largest_that_fits(

@@ -34,16 +34,11 @@ struct inference_memory {
     std::int64_t cached_tokens_per_sequence = 0;  ///< after the window cap and block rounding
 };
 
-/// Per-GPU memory to serve `m` with `setup`, on the most loaded GPU.
-/// Weights: elements × bits per element (block scales included), split by TP and PP.
-/// KV cache: batch × cached tokens × kv_cache_bytes_per_token ÷ TP (replicated KV heads count
-/// once per GPU) ÷ PP stages, where cached tokens are capped by a sliding window (Mistral's
-/// rolling buffer, Jiang et al. 2023) and rounded up to whole paged blocks (Kwon et al. 2023).
-/// Activations: max_tokens_per_step tokens of one layer's live tensors, plus fp32 logits for
-/// one position per sequence (derived). Overhead: see runtime_overhead.
-GPUCALC_DETAIL_HOT constexpr inference_memory inference_memory_per_gpu(const transformer& m,
-                                                    const serving_setup& setup) {
-    constexpr const char* function = "inference_memory";
+namespace detail {
+/// inference_memory_per_gpu, naming `function` in its errors (the searches name themselves).
+GPUCALC_DETAIL_INLINE constexpr inference_memory inference_memory_of(const transformer& m,
+                                                                     const serving_setup& setup,
+                                                                     const char* function) {
     detail::check(m, setup, function);
     detail::check(setup.overhead, function);
     const std::int64_t tp = setup.parallel.tensor;
@@ -76,6 +71,19 @@ GPUCALC_DETAIL_HOT constexpr inference_memory inference_memory_per_gpu(const tra
     r.overhead = detail::overhead_for(setup.overhead, tensors, tp * pp > 1);
     r.total = tensors + r.overhead;
     return r;
+}
+}  // namespace detail
+
+/// Per-GPU memory to serve `m` with `setup`, on the most loaded GPU.
+/// Weights: elements × bits per element (block scales included), split by TP and PP.
+/// KV cache: batch × cached tokens × kv_cache_bytes_per_token ÷ TP (replicated KV heads count
+/// once per GPU) ÷ PP stages, where cached tokens are capped by a sliding window (Mistral's
+/// rolling buffer, Jiang et al. 2023) and rounded up to whole paged blocks (Kwon et al. 2023).
+/// Activations: max_tokens_per_step tokens of one layer's live tensors, plus fp32 logits for
+/// one position per sequence (derived). Overhead: see runtime_overhead.
+GPUCALC_DETAIL_HOT constexpr inference_memory inference_memory_per_gpu(const transformer& m,
+                                                                       const serving_setup& setup) {
+    return detail::inference_memory_of(m, setup, "inference_memory_per_gpu");
 }
 
 }  // namespace gpucalc

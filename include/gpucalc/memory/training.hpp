@@ -141,22 +141,12 @@ constexpr model_states model_states_per_gpu(double parameters, const training_jo
         static_cast<double>(layout.data) * static_cast<double>(layout.context_parallel));
 }
 
-/// Per-GPU memory to train `m` as `job` with `strategy`, on the first pipeline stage (it holds
-/// the most activations). Model states follow ZeRO (model_states_per_gpu) for the parameters
-/// a GPU holds after tensor, pipeline and expert parallelism, sharded over the data-parallel
-/// ranks times the context-parallel ones (CP ranks hold the same weights; Megatron-LM's
-/// distributed optimizer shards over both); expert weights are sharded only over the ranks
-/// that hold the same experts (data × CP ÷ expert). Activations follow Korthikanti et al. 2022
-/// (activation_bytes_per_layer) times the layers of a stage and the micro-batches in flight
-/// (the pipeline depth p in 1F1B, §4.2.3, or fewer when a step has fewer micro-batches), times
-/// (1 + (p − 1)/(p·m)) for an interleaved schedule of m chunks, plus the embedding-dropout
-/// masks and, without pipelining, the output layer's inputs and fp32 logits (§4.3); with
-/// recompute, the layer being recomputed holds its full activations once more at the peak
-/// (derived).
-GPUCALC_DETAIL_HOT constexpr training_memory training_memory_per_gpu(const transformer& m,
-                                                                     const training_job& job,
-                                                                     const training_strategy& strategy) {
-    constexpr const char* function = "training_memory";
+namespace detail {
+/// training_memory_per_gpu, naming `function` in its errors (the searches name themselves).
+GPUCALC_DETAIL_INLINE constexpr training_memory training_memory_of(const transformer& m,
+                                                                   const training_job& job,
+                                                                   const training_strategy& strategy,
+                                                                   const char* function) {
     detail::check(m, job, strategy, function);
     detail::check(job.overhead, function);
     const parallel_layout& par = strategy.parallel;
@@ -254,6 +244,25 @@ GPUCALC_DETAIL_HOT constexpr training_memory training_memory_per_gpu(const trans
     r.overhead = detail::overhead_for(job.overhead, tensors, parallel);
     r.total = tensors + r.overhead;
     return r;
+}
+}  // namespace detail
+
+/// Per-GPU memory to train `m` as `job` with `strategy`, on the first pipeline stage (it holds
+/// the most activations). Model states follow ZeRO (model_states_per_gpu) for the parameters
+/// a GPU holds after tensor, pipeline and expert parallelism, sharded over the data-parallel
+/// ranks times the context-parallel ones (CP ranks hold the same weights; Megatron-LM's
+/// distributed optimizer shards over both); expert weights are sharded only over the ranks
+/// that hold the same experts (data × CP ÷ expert). Activations follow Korthikanti et al. 2022
+/// (activation_bytes_per_layer) times the layers of a stage and the micro-batches in flight
+/// (the pipeline depth p in 1F1B, §4.2.3, or fewer when a step has fewer micro-batches), times
+/// (1 + (p − 1)/(p·m)) for an interleaved schedule of m chunks, plus the embedding-dropout
+/// masks and, without pipelining, the output layer's inputs and fp32 logits (§4.3); with
+/// recompute, the layer being recomputed holds its full activations once more at the peak
+/// (derived).
+GPUCALC_DETAIL_HOT constexpr training_memory training_memory_per_gpu(const transformer& m,
+                                                                     const training_job& job,
+                                                                     const training_strategy& strategy) {
+    return detail::training_memory_of(m, job, strategy, "training_memory_per_gpu");
 }
 
 }  // namespace gpucalc

@@ -78,10 +78,11 @@ GPUCALC_DETAIL_INLINE constexpr void check_pass(const transformer& m, const gpu_
 }
 
 
-/// decode() with the MoE experts touched taken as expected (false) or as few as possible.
+/// decode() with the MoE experts touched taken as expected (false) or as few as possible,
+/// naming `function` in its errors.
 constexpr decode_estimate decode_step(const transformer& m, const gpu_spec& gpu,
-                                      const serving_setup& s, bool fewest_experts) {
-    constexpr const char* function = "decode";
+                                      const serving_setup& s, bool fewest_experts,
+                                      const char* function) {
     check_pass(m, gpu, s, function);
     const std::int64_t tp = s.parallel.tensor;
     const double t = static_cast<double>(tp);
@@ -115,7 +116,7 @@ constexpr decode_estimate decode_step(const transformer& m, const gpu_spec& gpu,
 /// their sum, which is the same formula over all layers.
 GPUCALC_DETAIL_HOT constexpr decode_estimate decode(const transformer& m, const gpu_spec& gpu,
                                                    const serving_setup& setup) {
-    return detail::decode_step(m, gpu, setup, false);
+    return detail::decode_step(m, gpu, setup, false, "decode");
 }
 
 /// Where decode turns compute-bound as the batch grows.
@@ -133,7 +134,8 @@ constexpr compute_bound_crossover decode_compute_bound_batch(const transformer& 
     detail::require_count("decode_compute_bound_batch", "limit", limit);
     auto compute_bound = [&](std::int64_t b) {
         s.batch = b;
-        return decode(m, gpu, s).bound == bound::compute;
+        return detail::decode_step(m, gpu, s, false, "decode_compute_bound_batch").bound ==
+               bound::compute;
     };
     if (!compute_bound(limit)) return {false, 0};
     std::int64_t low = 0, high = limit;  // low is memory-bound (or 0), high compute-bound

@@ -14,10 +14,11 @@ namespace gpucalc {
 namespace detail {
 /// The decode step at 100% of both peaks, the yardstick for measurements and claims.
 constexpr decode_estimate decode_at_peak(const transformer& m, const gpu_spec& gpu,
-                                         const serving_setup& s, bool fewest_experts) {
+                                         const serving_setup& s, bool fewest_experts,
+                                         const char* function) {
     serving_setup at_peak = s;
     at_peak.efficiency = kernel_efficiency::ideal();
-    return decode_step(m, gpu, at_peak, fewest_experts);
+    return decode_step(m, gpu, at_peak, fewest_experts, function);
 }
 }  // namespace detail
 
@@ -33,7 +34,7 @@ constexpr model_utilization decode_utilization(const transformer& m, const gpu_s
                                                const serving_setup& s,
                                                stream_token_rate measured) {
     detail::require_positive("decode_utilization", "measured", measured);
-    const decode_estimate d = detail::decode_at_peak(m, gpu, s, false);
+    const decode_estimate d = detail::decode_at_peak(m, gpu, s, false, "decode_utilization");
     const duration step = detail::one_token_per_sequence() / measured;
     return {(d.bytes / step) / gpu.memory_bandwidth, (d.flops / step) / peak(gpu, s.compute)};
 }
@@ -53,7 +54,7 @@ constexpr plausibility check_decode_claim(const transformer& m, const gpu_spec& 
                                           stream_token_rate claimed) {
     detail::require_positive("check_decode_claim", "claimed", claimed);
     // The most optimistic step: an MoE batch might reach only k experts.
-    const decode_estimate d = detail::decode_at_peak(m, gpu, s, true);
+    const decode_estimate d = detail::decode_at_peak(m, gpu, s, true, "check_decode_claim");
     plausibility p{};
     p.claimed = claimed;
     p.ceiling = d.stream_rate;
