@@ -1,6 +1,7 @@
 // memory_bench.cpp: how fast a scheduler can ask "does it fit": inference and training memory
 // evaluations per second, each beside its raw-double twin (twin_support.hpp says how a twin is
 // written), so the ratio is the price of gpucalc's unit types.
+#include <gpucalc/catalog/gpus.hpp>
 #include <gpucalc/catalog/models.hpp>
 #include <gpucalc/memory.hpp>
 
@@ -52,31 +53,29 @@ struct raw_inference_memory {
     std::int64_t cached_tokens_per_sequence;
 };
 
-/// inference_memory_per_gpu(), transliterated. `setup` supplies the counts, layout and formats;
-/// its overhead is `overhead`, in bytes.
-[[gnu::flatten, gnu::noinline]] raw_inference_memory raw_inference(const gpucalc::transformer& m,
-                                                                   const gpucalc::serving_setup& setup,
-                                                                   const raw_overhead& overhead) {
-    constexpr const char* function = "inference_memory";
-    detail::check(m, setup, function);
-    raw_check(overhead, function);
+/// detail::inference_memory_unchecked(), transliterated: a checked model, `setup` with the
+/// counts, layout and formats, and its overhead as `overhead`, in bytes.
+GPUCALC_DETAIL_INLINE inline raw_inference_memory raw_inference_unchecked(const gpucalc::checked_model& cm,
+                                                                          const gpucalc::serving_setup& setup,
+                                                                          const raw_overhead& overhead) {
+    const gpucalc::transformer& m = cm.spec();
     const std::int64_t tp = setup.parallel.tensor;
     const std::int64_t pp = setup.parallel.pipeline;
 
     raw_inference_memory r{};
-    const detail::stage_weights w = detail::weights_on_worst_stage(m, tp, pp, 1);
+    const detail::stage_weights w = detail::weights_on_worst_stage(cm, tp, pp, 1);
     r.weights = twin::storage(w.linear, setup.weights) + twin::storage(w.embedding_class, setup.embeddings);
 
     std::int64_t cached = gpucalc::attended_tokens(m, setup.context);
     if (setup.kv_block_tokens > 0) cached = detail::ceil_div(cached, setup.kv_block_tokens) * setup.kv_block_tokens;
     r.cached_tokens_per_sequence = cached;
-    r.kv_cache_per_token = twin::storage(detail::kv_elements_per_token(m, tp, w.layers), setup.kv_cache);
+    r.kv_cache_per_token = twin::storage(detail::kv_elements_per_token(cm, tp, w.layers), setup.kv_cache);
     r.kv_cache = static_cast<double>(setup.batch * cached) * r.kv_cache_per_token;
 
     const std::int64_t all_tokens = setup.batch * setup.context;
     const std::int64_t step_tokens = all_tokens < setup.max_tokens_per_step ? all_tokens : setup.max_tokens_per_step;
     const double logits_bytes = 4.0 * static_cast<double>(setup.batch * m.vocab) / static_cast<double>(tp);
-    r.activations = twin::storage(static_cast<double>(step_tokens) * detail::workspace_elements_per_token(m, tp),
+    r.activations = twin::storage(static_cast<double>(step_tokens) * detail::workspace_elements_per_token(cm, tp),
                                   setup.activations) +
                     logits_bytes;
 
@@ -84,6 +83,49 @@ struct raw_inference_memory {
     r.overhead = raw_overhead_for(overhead, tensors, tp * pp > 1);
     r.total = tensors + r.overhead;
     return r;
+}
+
+/// inference_memory_per_gpu(), transliterated: check the model, then evaluate.
+[[gnu::flatten, gnu::noinline]] raw_inference_memory raw_inference(const gpucalc::transformer& m,
+                                                                   const gpucalc::serving_setup& setup,
+                                                                   const raw_overhead& overhead) {
+    constexpr const char* function = "inference_memory_per_gpu";
+    const gpucalc::checked_model cm = gpucalc::check(m, function);
+    detail::check(cm, setup, function);
+    raw_check(overhead, function);
+    return raw_inference_unchecked(cm, setup, overhead);
+}
+
+/// max_batch_for_inference(), transliterated: the model and the setup checked once, then the
+/// same search (largest_that_fits) over unchecked raw probes in bytes, with fits()' rule:
+/// required <= (1 - headroom) x capacity.
+[[gnu::flatten, gnu::noinline]] std::int64_t raw_max_batch(const gpucalc::transformer& m,
+                                                           gpucalc::serving_setup setup,
+                                                           double capacity, double headroom,
+                                                           std::int64_t limit) {
+    constexpr const char* function = "max_batch_for_inference";
+    const gpucalc::checked_model cm = gpucalc::check(m, function);
+    const raw_overhead overhead = raw_of(setup.overhead);
+    detail::require_count(function, "limit", limit);
+    setup.batch = 1;
+    detail::check(cm, setup, function);
+    raw_check(overhead, function);
+    return gpucalc::largest_that_fits(
+        function, limit,
+        [&](std::int64_t b) {
+            setup.batch = b;
+            return detail::tokens_by_vocab(m, setup) < detail::largest_exact_count;
+        },
+        [&](std::int64_t b) {
+            setup.batch = b;
+            const double required = raw_inference_unchecked(cm, setup, overhead).total;
+            detail::require_non_negative("fits", "required", required, "B");
+            detail::require_positive("fits", "capacity", capacity, "B");
+            if (!(headroom >= 0.0 && headroom < 1.0)) {
+                detail::throw_invalid("fits", "headroom", headroom, "", "must be in [0, 1)");
+            }
+            return (1.0 - headroom) * capacity - required >= 0.0;
+        });
 }
 
 /// memory/training.hpp's model_states, in bytes, and detail::shard_model_states() transliterated.
@@ -113,11 +155,12 @@ struct raw_training_memory {
                                                                  const gpucalc::training_job& job,
                                                                  const gpucalc::training_strategy& strategy,
                                                                  const raw_overhead& overhead) {
-    constexpr const char* function = "training_memory";
-    detail::check(m, job, strategy, function);
+    constexpr const char* function = "training_memory_per_gpu";
+    const gpucalc::checked_model cm = gpucalc::check(m, function);
+    detail::check(cm, job, strategy, function);
     raw_check(overhead, function);
     const gpucalc::parallel_layout& par = strategy.parallel;
-    const detail::stage_weights w = detail::weights_on_worst_stage(m, par.tensor, par.pipeline, par.expert);
+    const detail::stage_weights w = detail::weights_on_worst_stage(cm, par.tensor, par.pipeline, par.expert);
     const double stage_parameters = w.linear + w.embedding_class;
     const double cp = static_cast<double>(par.context_parallel);
     const double dense_ranks = static_cast<double>(par.data) * cp;
@@ -162,7 +205,7 @@ struct raw_training_memory {
         r.weights = twin::storage(2.0 * unit, resident_format);
     }
 
-    const double per_layer = detail::layer_activation_bytes(m, job, strategy, strategy.recompute);
+    const double per_layer = detail::layer_activation_bytes(cm, job, strategy, strategy.recompute);
     r.activations_per_layer = per_layer;
     const std::int64_t p = par.pipeline;
     const std::int64_t per_step = detail::microbatches_per_step(job, strategy);
@@ -171,7 +214,7 @@ struct raw_training_memory {
         par.interleave > 1 ? 1.0 + static_cast<double>(p - 1) / static_cast<double>(p * par.interleave) : 1.0;
     double activations = w.layers * in_flight * interleave_factor * per_layer;
     if (strategy.recompute != gpucalc::recompute::none) {
-        activations += detail::layer_activation_bytes(m, job, strategy, gpucalc::recompute::none) - per_layer;
+        activations += detail::layer_activation_bytes(cm, job, strategy, gpucalc::recompute::none) - per_layer;
     }
     const double local_tokens = static_cast<double>(job.sequence) / cp * static_cast<double>(strategy.micro_batch);
     const double sbh = local_tokens * static_cast<double>(m.hidden);
@@ -209,6 +252,14 @@ void check_inference(const gpucalc::transformer& m, const gpucalc::serving_setup
     twin::expect_same("inference cached tokens", lib.cached_tokens_per_sequence, raw.cached_tokens_per_sequence);
 }
 
+void check_max_batch(const gpucalc::transformer& m, const gpucalc::serving_setup& s,
+                     const gpucalc::gpu_spec& gpu) {
+    twin::expect_same("max batch", gpucalc::max_batch_for_inference(m, s, gpu, 0.1),
+                      raw_max_batch(m, s, gpu.memory.value(), 0.1, 1 << 20));
+    twin::expect_same("max batch (checked)", gpucalc::max_batch_for_inference(gpucalc::check(m), s, gpu, 0.1),
+                      raw_max_batch(m, s, gpu.memory.value(), 0.1, 1 << 20));
+}
+
 void check_training(const gpucalc::transformer& m, const gpucalc::training_job& job,
                     const gpucalc::training_strategy& strategy) {
     const gpucalc::training_memory lib = gpucalc::training_memory_per_gpu(m, job, strategy);
@@ -233,6 +284,11 @@ void check_twins() {
     s.kv_block_tokens = 16;
     s.weights = gpucalc::formats::int4_g128;
     check_inference(cat::mixtral_8x7b, s);
+    gpucalc::serving_setup search{};
+    search.context = 4096;
+    check_max_batch(cat::llama_3_8b, search, cat::h100_sxm);
+    search.parallel.tensor = 2;
+    check_max_batch(cat::llama_3_70b, search, cat::h100_sxm);
 
     gpucalc::training_job job{};
     gpucalc::training_strategy t{};
@@ -352,6 +408,90 @@ void BM_training_memory_raw(benchmark::State& state) {
     state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_training_memory_raw);
+
+// The checked path: the model checked once outside the loop (checked_model), against the
+// validating path above (_units), which checks it on every call. bench/ratios.sh prints
+// checked ÷ validating.
+void BM_inference_memory_checked(benchmark::State& state) {
+    const auto batch = varied(1, 64), context = varied(128, 8192);
+    const gpucalc::checked_model model = gpucalc::check(cat::llama_3_8b);
+    gpucalc::serving_setup s{};
+    s.parallel.tensor = 2;
+    std::size_t i = 0;
+    for (auto _ : state) {
+        s.batch = batch[i];
+        s.context = context[i];
+        const gpucalc::inference_memory r = gpucalc::inference_memory_per_gpu(model, s);
+        benchmark::DoNotOptimize(r.total.value());
+        i = (i + 1) & input_mask;
+    }
+    state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_inference_memory_checked);
+
+void BM_training_memory_checked(benchmark::State& state) {
+    const auto micro_batch = varied(1, 16), data = varied(1, 512);
+    const gpucalc::checked_model model = gpucalc::check(cat::llama_3_8b);
+    const gpucalc::training_job job{};
+    gpucalc::training_strategy t{};
+    t.parallel.zero_stage = 3;
+    std::size_t i = 0;
+    for (auto _ : state) {
+        t.micro_batch = micro_batch[i];
+        t.parallel.data = data[i];
+        const gpucalc::training_memory r = gpucalc::training_memory_per_gpu(model, job, t);
+        benchmark::DoNotOptimize(r.total.value());
+        i = (i + 1) & input_mask;
+    }
+    state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_training_memory_checked);
+
+// The largest batch of Llama-3-8B on an H100 at varied contexts: a bisection of about 20
+// probes. The validating entry point checks the model once per search; a scheduler that asks
+// for many contexts checks it once in all with checked_model.
+void BM_max_batch_units(benchmark::State& state) {
+    const auto context = varied(512, 32768);
+    const gpucalc::transformer model = cat::llama_3_8b;
+    gpucalc::serving_setup s{};
+    std::size_t i = 0;
+    for (auto _ : state) {
+        s.context = context[i];
+        benchmark::DoNotOptimize(gpucalc::max_batch_for_inference(model, s, cat::h100_sxm, 0.1));
+        i = (i + 1) & input_mask;
+    }
+    state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_max_batch_units);
+
+void BM_max_batch_checked(benchmark::State& state) {
+    const auto context = varied(512, 32768);
+    const gpucalc::checked_model model = gpucalc::check(cat::llama_3_8b);
+    gpucalc::serving_setup s{};
+    std::size_t i = 0;
+    for (auto _ : state) {
+        s.context = context[i];
+        benchmark::DoNotOptimize(gpucalc::max_batch_for_inference(model, s, cat::h100_sxm, 0.1));
+        i = (i + 1) & input_mask;
+    }
+    state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_max_batch_checked);
+
+void BM_max_batch_raw(benchmark::State& state) {
+    const auto context = varied(512, 32768);
+    const gpucalc::transformer model = cat::llama_3_8b;
+    const double capacity = cat::h100_sxm.memory.value();
+    gpucalc::serving_setup s{};
+    std::size_t i = 0;
+    for (auto _ : state) {
+        s.context = context[i];
+        benchmark::DoNotOptimize(raw_max_batch(model, s, capacity, 0.1, 1 << 20));
+        i = (i + 1) & input_mask;
+    }
+    state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_max_batch_raw);
 
 }  // namespace
 

@@ -4,6 +4,8 @@
 # BM_<name>_units / BM_<name>_raw pair, the ratio of their median CPU times and the ratio of
 # their fastest repetitions. Other load on a shared machine only ever adds time, so the fastest
 # repetition is the least disturbed estimate; the two ratios agreeing is the sign of a clean run.
+# For each BM_<name>_checked it also prints checked ÷ units: a checked_model against the
+# validating entry point that checks the model on every call.
 # Usage: bench/ratios.sh build/bench/bench/units_bench [repetitions]
 set -euo pipefail
 binary=$1
@@ -18,8 +20,8 @@ if ! csv=$("$binary" --benchmark_repetitions="$repetitions" --benchmark_enable_r
 fi
 printf '%s\n' "$csv" |
 awk -F, '
-  # One row per repetition: names end in _units or _raw (aggregates end in _mean, _median, ...).
-  /^"?BM_.*_(units|raw)"?,/ {
+  # One row per repetition: names end in _units, _raw or _checked (aggregates end in _mean, ...).
+  /^"?BM_.*_(units|raw|checked)"?,/ {
     name = $1; gsub(/"/, "", name)
     n[name]++
     t[name, n[name]] = $4 + 0
@@ -43,5 +45,13 @@ awk -F, '
       if (!(r in n)) continue
       mu = median(u); mr = median(r); fu = fastest(u); fr = fastest(r)
       printf "%-24s median %8.3f / %8.3f %s = %.3f   fastest %8.3f / %8.3f %s = %.3f\n", base, mu, mr, unit[u], mu / mr, fu, fr, unit[u], fu / fr
+    }
+    # A checked-model path against the validating one: checked ÷ units.
+    for (c in n) if (c ~ /_checked$/) {
+      base = c; sub(/_checked$/, "", base)
+      u = base "_units"
+      if (!(u in n)) continue
+      mc = median(c); mu = median(u); fc = fastest(c); fu = fastest(u)
+      printf "%-24s checked/validating median %8.3f / %8.3f %s = %.3f   fastest %8.3f / %8.3f %s = %.3f\n", base, mc, mu, unit[c], mc / mu, fc, fu, unit[c], fc / fu
     }
   }' | sort

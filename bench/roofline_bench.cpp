@@ -155,11 +155,12 @@ GPUCALC_DETAIL_INLINE inline double raw_peak(const raw_gpu& gpu, gpucalc::comput
 }
 
 /// roofline/inference.hpp's detail::weight_bytes_read(), transliterated.
-GPUCALC_DETAIL_INLINE inline double raw_weight_bytes_read(const gpucalc::transformer& m, std::int64_t tp, std::int64_t tokens,
+GPUCALC_DETAIL_INLINE inline double raw_weight_bytes_read(const gpucalc::checked_model& cm, std::int64_t tp, std::int64_t tokens,
                                     const gpucalc::storage_format& linear, const gpucalc::storage_format& rest,
                                     bool fewest_experts) {
-    const detail::stage_weights w = detail::weights_on_worst_stage(m, tp, 1, 1);
-    const detail::layer_parameters p = detail::layer_parameters_of(m);
+    const gpucalc::transformer& m = cm.spec();
+    const detail::stage_weights w = detail::weights_on_worst_stage(cm, tp, 1, 1);
+    const gpucalc::layer_parameters& p = detail::layer_parameters_of(cm);
     const double head = static_cast<double>(m.vocab * m.hidden) / static_cast<double>(tp);
     const double norms = static_cast<double>(m.layers * 2 * p.norm + p.norm);
     double unread_experts = 0.0;
@@ -172,11 +173,12 @@ GPUCALC_DETAIL_INLINE inline double raw_weight_bytes_read(const gpucalc::transfo
 }
 
 /// model/flops.hpp's detail::forward_flops_unchecked(), transliterated (its total).
-GPUCALC_DETAIL_INLINE inline double raw_forward_flops(const gpucalc::transformer& m, std::int64_t context) {
-    const detail::layer_parameters p = detail::layer_parameters_of(m);
+GPUCALC_DETAIL_INLINE inline double raw_forward_flops(const gpucalc::checked_model& cm, std::int64_t context) {
+    const gpucalc::transformer& m = cm.spec();
+    const gpucalc::layer_parameters& p = detail::layer_parameters_of(cm);
     const double weights_per_layer =
         static_cast<double>(p.attention_weights + gpucalc::active_experts_of(m) * p.expert_weights + p.router);
-    const double q_width = static_cast<double>(gpucalc::q_width_of(m));
+    const double q_width = static_cast<double>(gpucalc::q_width_of(cm));
     const double layers = 2.0 * weights_per_layer * static_cast<double>(m.layers);
     const double attention = 4.0 * static_cast<double>(gpucalc::attended_tokens(m, context)) * q_width *
                              static_cast<double>(m.layers);
@@ -193,9 +195,9 @@ struct raw_decode {
 
 /// roofline/inference.hpp's detail::check_pass(), transliterated: the serving setup's shape
 /// checks (workload.hpp's detail::check, unit-free, so shared), the efficiencies, the bandwidth.
-GPUCALC_DETAIL_INLINE inline void raw_check_pass(const gpucalc::transformer& m, const raw_gpu& gpu,
+GPUCALC_DETAIL_INLINE inline void raw_check_pass(const gpucalc::checked_model& cm, const raw_gpu& gpu,
                                                  const gpucalc::serving_setup& s, const char* function) {
-    detail::check(m, s, function);
+    detail::check(cm, s, function);
     detail::check(s.efficiency, function);
     detail::require_positive(function, "gpu.memory_bandwidth", gpu.memory_bandwidth, "B/s");
 }
@@ -204,18 +206,19 @@ GPUCALC_DETAIL_INLINE inline void raw_check_pass(const gpucalc::transformer& m, 
 [[gnu::flatten, gnu::noinline]] raw_decode raw_decode_step(const gpucalc::transformer& m, const raw_gpu& gpu,
                                                            const gpucalc::serving_setup& s) {
     constexpr const char* function = "decode";
-    raw_check_pass(m, gpu, s, function);
+    const gpucalc::checked_model cm = gpucalc::check(m, function);
+    raw_check_pass(cm, gpu, s, function);
     const std::int64_t tp = s.parallel.tensor;
     const double t = static_cast<double>(tp);
     const double b = static_cast<double>(s.batch);
     raw_decode d{};
-    d.weight_bytes = raw_weight_bytes_read(m, tp, s.batch, s.weights, s.embeddings, false);
+    d.weight_bytes = raw_weight_bytes_read(cm, tp, s.batch, s.weights, s.embeddings, false);
     const double cached = static_cast<double>(gpucalc::attended_tokens(m, s.context));
     d.kv_bytes = twin::storage(
-        b * (cached + 1.0) * detail::kv_elements_per_token(m, tp, static_cast<double>(m.layers)),
+        b * (cached + 1.0) * detail::kv_elements_per_token(cm, tp, static_cast<double>(m.layers)),
         s.kv_cache);
     d.bytes = d.weight_bytes + d.kv_bytes;
-    d.flops = (b / t) * raw_forward_flops(m, s.context);
+    d.flops = (b / t) * raw_forward_flops(cm, s.context);
     const raw_op_timing o =
         raw_op_time_unchecked({d.flops, d.bytes}, raw_peak(gpu, s.compute), gpu.memory_bandwidth, s.efficiency);
     d.compute_time = o.compute_time;
@@ -309,6 +312,24 @@ void BM_decode_raw(benchmark::State& state) {
     state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_decode_raw);
+
+// The checked path: the model checked once outside the loop (bench/ratios.sh: checked ÷ units).
+void BM_decode_checked(benchmark::State& state) {
+    const auto batch = varied(1, 256), context = varied(1, 32768);
+    const gpucalc::checked_model model = gpucalc::check(cat::llama_3_8b);
+    const gpucalc::gpu_spec gpu = cat::h100_sxm;
+    gpucalc::serving_setup s{};
+    std::size_t i = 0;
+    for (auto _ : state) {
+        s.batch = batch[i];
+        s.context = context[i];
+        const gpucalc::decode_estimate d = gpucalc::decode(model, gpu, s);
+        benchmark::DoNotOptimize(d.time_per_token.value());
+        i = (i + 1) & input_mask;
+    }
+    state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_decode_checked);
 
 }  // namespace
 

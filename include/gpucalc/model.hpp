@@ -1,6 +1,8 @@
-// model.hpp: what a transformer workload is: shape, parameters, FLOPs, closed forms, LoRA
+// model.hpp: what a transformer workload is: shape, the checked model, parameters, FLOPs,
+// closed forms, LoRA
 #pragma once
 
+#include "model/checked.hpp"
 #include "model/closed_forms.hpp"
 #include "model/flops.hpp"
 #include "model/lora.hpp"

@@ -52,13 +52,14 @@ constexpr bool tensor_parallel_allowed(const transformer& m, std::int64_t tp) {
 
 namespace detail {
 
-constexpr void check_tensor_parallel(const transformer& m, std::int64_t tp, const char* function) {
+constexpr void check_tensor_parallel(const checked_model& cm, std::int64_t tp, const char* function) {
+    const transformer& m = cm.spec();
     require_count(function, "parallel.tensor", tp);
     if (!divides(tp, m.heads)) {
         throw_invalid(function, "parallel.tensor", static_cast<double>(tp), "",
                       "must divide attention heads = ", static_cast<double>(m.heads), "");
     }
-    const std::int64_t kv = kv_heads_of(m);
+    const std::int64_t kv = kv_heads_of(cm);
     if (!divides(tp, kv) && !divides(kv, tp)) {
         throw_invalid(function, "parallel.tensor", static_cast<double>(tp), "",
                       "must divide KV heads = ", static_cast<double>(kv),
@@ -66,8 +67,9 @@ constexpr void check_tensor_parallel(const transformer& m, std::int64_t tp, cons
     }
 }
 
-constexpr void check_pipeline_parallel(const transformer& m, std::int64_t pp,
+constexpr void check_pipeline_parallel(const checked_model& cm, std::int64_t pp,
                                        const char* function) {
+    const transformer& m = cm.spec();
     require_count(function, "parallel.pipeline", pp);
     if (pp > m.layers) {
         throw_invalid(function, "parallel.pipeline", static_cast<double>(pp), "",
@@ -86,9 +88,10 @@ constexpr void check_zero_stage(std::int64_t stage, const char* function) {
 /// heads, or replicates them); PP leaves each stage a layer; EP divides the experts and the
 /// data-parallel degree it is carved from; ZeRO is a stage 0–3; interleaving needs a pipeline
 /// and a layer per chunk; every degree is a count of at most 2^40, and so is their product.
-constexpr void check(const transformer& m, const parallel_layout& p, const char* function) {
-    check_tensor_parallel(m, p.tensor, function);
-    check_pipeline_parallel(m, p.pipeline, function);
+constexpr void check(const checked_model& cm, const parallel_layout& p, const char* function) {
+    const transformer& m = cm.spec();
+    check_tensor_parallel(cm, p.tensor, function);
+    check_pipeline_parallel(cm, p.pipeline, function);
     require_count(function, "parallel.data", p.data);
     require_count(function, "parallel.expert", p.expert);
     require_count(function, "parallel.context_parallel", p.context_parallel);
@@ -123,9 +126,9 @@ constexpr void check(const transformer& m, const parallel_layout& p, const char*
 
 /// A layout for sequences of `sequence` tokens: check() and CP dividing the sequence, since
 /// each CP rank holds an equal share of every sequence.
-constexpr void check(const transformer& m, const parallel_layout& p, std::int64_t sequence,
+constexpr void check(const checked_model& cm, const parallel_layout& p, std::int64_t sequence,
                      const char* function) {
-    check(m, p, function);
+    check(cm, p, function);
     if (!divides(p.context_parallel, sequence)) {
         throw_invalid(function, "parallel.context_parallel",
                       static_cast<double>(p.context_parallel), "", "must divide sequence = ",
@@ -136,8 +139,8 @@ constexpr void check(const transformer& m, const parallel_layout& p, std::int64_
 /// A serving replica's layout: tensor and pipeline parallelism only. Replicas (data), experts
 /// split across GPUs, context parallelism, ZeRO and interleaving are not serving-memory or
 /// roofline concepts here; each must keep its default.
-constexpr void check_serving(const transformer& m, const parallel_layout& p, const char* function) {
-    check(m, p, function);
+constexpr void check_serving(const checked_model& cm, const parallel_layout& p, const char* function) {
+    check(cm, p, function);
     const auto require_one = [function](const char* field, std::int64_t value) {
         if (value != 1) {
             throw_invalid(function, field, static_cast<double>(value), "",
@@ -156,8 +159,8 @@ constexpr void check_serving(const transformer& m, const parallel_layout& p, con
 }
 
 /// KV heads one GPU holds: its share, or one replicated head when TP exceeds the KV heads.
-constexpr std::int64_t kv_heads_per_gpu(const transformer& m, std::int64_t tp) {
-    const std::int64_t kv = kv_heads_of(m);
+constexpr std::int64_t kv_heads_per_gpu(const checked_model& cm, std::int64_t tp) {
+    const std::int64_t kv = kv_heads_of(cm);
     return kv >= tp ? exact_quotient(kv, tp) : 1;  // check_tensor_parallel: tp divides kv
 }
 
@@ -168,15 +171,15 @@ struct attention_widths {
     double kv = 0.0;
 };
 
-constexpr attention_widths attention_widths_per_gpu(const transformer& m, std::int64_t tp) {
-    return {static_cast<double>(q_width_of(m)) / static_cast<double>(tp),
-            static_cast<double>(kv_heads_per_gpu(m, tp) * head_dim_of(m))};
+constexpr attention_widths attention_widths_per_gpu(const checked_model& cm, std::int64_t tp) {
+    return {static_cast<double>(q_width_of(cm)) / static_cast<double>(tp),
+            static_cast<double>(kv_heads_per_gpu(cm, tp) * head_dim_of(cm))};
 }
 
 /// KV-cache elements one token adds on one GPU over `layers` layers: a key and a value per
 /// layer and (per-GPU) KV head.
-constexpr double kv_elements_per_token(const transformer& m, std::int64_t tp, double layers) {
-    return 2.0 * layers * attention_widths_per_gpu(m, tp).kv;
+constexpr double kv_elements_per_token(const checked_model& cm, std::int64_t tp, double layers) {
+    return 2.0 * layers * attention_widths_per_gpu(cm, tp).kv;
 }
 
 /// Weight elements on the most loaded pipeline stage, split into linear-layer weights and
@@ -192,12 +195,13 @@ struct stage_weights {
     double layers = 0.0;   ///< layers on the stage
 };
 
-constexpr stage_weights weights_on_worst_stage(const transformer& m, std::int64_t tp,
+constexpr stage_weights weights_on_worst_stage(const checked_model& cm, std::int64_t tp,
                                                std::int64_t pp, std::int64_t expert_parallel) {
-    const layer_parameters p = layer_parameters_of(m);
+    const transformer& m = cm.spec();
+    const layer_parameters p = layer_parameters_of(cm);
     const double t = static_cast<double>(tp);
     const double h = static_cast<double>(m.hidden);
-    const attention_widths w = attention_widths_per_gpu(m, tp);
+    const attention_widths w = attention_widths_per_gpu(cm, tp);
     const double bias = m.linear_biases ? 1.0 : 0.0;
     const double attention = 2.0 * h * w.q + 2.0 * h * w.kv + bias * (w.q + 2.0 * w.kv + h);
     const double experts_here =
@@ -229,8 +233,9 @@ constexpr stage_weights weights_on_worst_stage(const transformer& m, std::int64_
 /// residual stream and the normalized input, plus the larger of attention's projections
 /// (Q, K, V and the output projection's input) and the MLP's intermediates, per GPU.
 /// FlashAttention-style kernels keep no s² score matrix.
-constexpr double workspace_elements_per_token(const transformer& m, std::int64_t tp) {
-    const attention_widths w = attention_widths_per_gpu(m, tp);
+constexpr double workspace_elements_per_token(const checked_model& cm, std::int64_t tp) {
+    const transformer& m = cm.spec();
+    const attention_widths w = attention_widths_per_gpu(cm, tp);
     const double attention = 2.0 * w.q + 2.0 * w.kv;
     const double mlp = (m.mlp == mlp_kind::gated ? 3.0 : 2.0) *
                        static_cast<double>(m.ffn_hidden) / static_cast<double>(tp);

@@ -159,8 +159,8 @@ constexpr double tokens_by_vocab(const transformer& m, const serving_setup& s) {
 
 /// The serving setup's shape checks (model, counts, layout, paging), which involve no
 /// quantity; the overhead and the efficiency are checked by the functions that read them.
-constexpr void check(const transformer& m, const serving_setup& s, const char* function) {
-    gpucalc::check(m, function);
+constexpr void check(const checked_model& cm, const serving_setup& s, const char* function) {
+    const transformer& m = cm.spec();
     require_count(function, "batch", s.batch);
     require_count(function, "context", s.context);
     require_count(function, "max_tokens_per_step", s.max_tokens_per_step);
@@ -172,7 +172,7 @@ constexpr void check(const transformer& m, const serving_setup& s, const char* f
         throw_invalid(function, "kv_block_tokens", static_cast<double>(s.kv_block_tokens), "",
                       "must be >= 0 (0 means no paging)");
     }
-    check_serving(m, s.parallel, function);
+    check_serving(cm, s.parallel, function);
 }
 
 /// micro_batch × sequence × hidden, the largest count a training evaluation forms: it must
@@ -186,16 +186,16 @@ constexpr double tokens_by_width(const transformer& m, const training_job& job,
 
 /// A training job and strategy's shape checks (counts, layout, global batch, ZeRO with
 /// offload, LoRA), which involve no quantity; the overhead is checked on its own.
-constexpr void check(const transformer& m, const training_job& job, const training_strategy& s,
+constexpr void check(const checked_model& cm, const training_job& job, const training_strategy& s,
                      const char* function) {
-    gpucalc::check(m, function);
+    const transformer& m = cm.spec();
     require_count(function, "micro_batch", s.micro_batch);
     require_count(function, "sequence", job.sequence);
     if (!(tokens_by_width(m, job, s) < largest_exact_count)) {
         throw_invalid(function, "micro_batch x sequence x hidden", tokens_by_width(m, job, s),
                       "", "must stay below 2^53, where counts stop being exact");
     }
-    check(m, s.parallel, job.sequence, function);
+    check(cm, s.parallel, job.sequence, function);
     if (job.global_batch != 0) {
         require_count(function, "global_batch", job.global_batch);
         // Each data-parallel rank takes whole micro-batches (Megatron-LM and DeepSpeed both

@@ -71,16 +71,16 @@ struct serving_fit {
     fit_verdict verdict{};                ///< at the degree found, or at the largest tried
 };
 
-constexpr serving_fit min_gpus_for_inference(const transformer& m, serving_setup setup,
+GPUCALC_DETAIL_HOT constexpr serving_fit min_gpus_for_inference(const checked_model& m, serving_setup setup,
                                              const gpu_spec& gpu, double headroom = 0.0,
                                              std::int64_t max_tensor_parallel = 64) {
-    check(m, "min_gpus_for_inference");
-    detail::require_count("min_gpus_for_inference", "max_tensor_parallel", max_tensor_parallel);
+    constexpr const char* function = "min_gpus_for_inference";
+    detail::require_count(function, "max_tensor_parallel", max_tensor_parallel);
     serving_fit found{};
-    for (std::int64_t tp = 1; tp <= max_tensor_parallel && tp <= m.heads; ++tp) {
+    for (std::int64_t tp = 1; tp <= max_tensor_parallel && tp <= m.spec().heads; ++tp) {
         if (!tensor_parallel_allowed(m, tp)) continue;
         setup.parallel.tensor = tp;
-        found.verdict = fits(detail::inference_memory_of(m, setup, "min_gpus_for_inference"), gpu, headroom);
+        found.verdict = fits(detail::inference_memory_of(m, setup, function), gpu, headroom);
         found.tensor_parallel = tp;
         found.gpus = gpus_of(setup.parallel);
         if (found.verdict.ok) {
@@ -90,6 +90,12 @@ constexpr serving_fit min_gpus_for_inference(const transformer& m, serving_setup
     }
     found.outcome = fit_outcome::too_large_at_limit;
     return found;
+}
+constexpr serving_fit min_gpus_for_inference(const transformer& m, const serving_setup& setup,
+                                             const gpu_spec& gpu, double headroom = 0.0,
+                                             std::int64_t max_tensor_parallel = 64) {
+    return min_gpus_for_inference(check(m, "min_gpus_for_inference"), setup, gpu, headroom,
+                                  max_tensor_parallel);
 }
 
 /// The smallest data-parallel degree at which a ZeRO-sharded job fits (tensor, pipeline,
@@ -105,7 +111,7 @@ struct training_fit {
     fit_verdict verdict{};
 };
 
-constexpr training_fit min_gpus_for_training(const transformer& m, const training_job& job,
+GPUCALC_DETAIL_HOT constexpr training_fit min_gpus_for_training(const checked_model& m, const training_job& job,
                                              training_strategy strategy, const gpu_spec& gpu,
                                              double headroom = 0.0,
                                              std::int64_t max_data_parallel = 1 << 16) {
@@ -187,6 +193,13 @@ constexpr training_fit min_gpus_for_training(const transformer& m, const trainin
     }
     return result(fit_outcome::found, high_units * step, best);
 }
+constexpr training_fit min_gpus_for_training(const transformer& m, const training_job& job,
+                                             const training_strategy& strategy,
+                                             const gpu_spec& gpu, double headroom = 0.0,
+                                             std::int64_t max_data_parallel = 1 << 16) {
+    return min_gpus_for_training(check(m, "min_gpus_for_training"), job, strategy, gpu, headroom,
+                                 max_data_parallel);
+}
 
 /// The largest value in [1, limit] for which `fits_at` holds, assuming it holds for all smaller
 /// values once it holds for a value (memory grows with batch and context); 0 if none.
@@ -215,11 +228,16 @@ constexpr std::int64_t largest_that_fits(const char* function, std::int64_t limi
 namespace detail {
 /// The largest value of one count of a serving setup (`field`: its batch or its context) that
 /// fits on `gpu`, up to `limit`, a probe reaching the batch × context × vocab guard counting as
-/// not fitting.
-constexpr std::int64_t largest_serving_count(const char* function, const transformer& m,
+/// not fitting. The setup is checked once, at a count of 1: every count the search probes is
+/// in [1, limit] and passes the guard, so it leaves the setup valid, and the probes skip the
+/// checks.
+constexpr std::int64_t largest_serving_count(const char* function, const checked_model& m,
                                              serving_setup setup, std::int64_t serving_setup::*field,
                                              const gpu_spec& gpu, double headroom,
                                              std::int64_t limit) {
+    require_count(function, "limit", limit);
+    setup.*field = 1;
+    check_inference(m, setup, function);
     return largest_that_fits(
         function, limit,
         [&](std::int64_t value) {
@@ -228,7 +246,7 @@ constexpr std::int64_t largest_serving_count(const char* function, const transfo
         },
         [&](std::int64_t value) {
             setup.*field = value;
-            return fits(inference_memory_of(m, setup, function), gpu, headroom).ok;
+            return fits(inference_memory_unchecked(m, setup), gpu, headroom).ok;
         });
 }
 }  // namespace detail
@@ -237,11 +255,17 @@ constexpr std::int64_t largest_serving_count(const char* function, const transfo
 /// even one. Batches whose batch × context × vocab reaches 2^53 count as not fitting (at a
 /// 128k vocabulary and 128k context that is a batch of about 536,000, far past any GPU's
 /// memory).
-constexpr std::int64_t max_batch_for_inference(const transformer& m, const serving_setup& setup,
+GPUCALC_DETAIL_HOT constexpr std::int64_t max_batch_for_inference(const checked_model& m, const serving_setup& setup,
                                                const gpu_spec& gpu, double headroom = 0.0,
                                                std::int64_t limit = 1 << 20) {
     return detail::largest_serving_count("max_batch_for_inference", m, setup,
                                          &serving_setup::batch, gpu, headroom, limit);
+}
+constexpr std::int64_t max_batch_for_inference(const transformer& m, const serving_setup& setup,
+                                               const gpu_spec& gpu, double headroom = 0.0,
+                                               std::int64_t limit = 1 << 20) {
+    return max_batch_for_inference(check(m, "max_batch_for_inference"), setup, gpu, headroom,
+                                   limit);
 }
 
 /// The longest context (tokens per sequence, at `setup.batch`) that fits on `gpu`, up to
@@ -249,7 +273,7 @@ constexpr std::int64_t max_batch_for_inference(const transformer& m, const servi
 /// (`max_context`), or 2^20 when the model states none. Contexts whose batch × context × vocab
 /// reaches 2^53 count as not fitting; only a sliding-window model, whose cache stops growing,
 /// can reach that cap.
-constexpr std::int64_t max_context_for_inference(const transformer& m, const serving_setup& setup,
+GPUCALC_DETAIL_HOT constexpr std::int64_t max_context_for_inference(const checked_model& m, const serving_setup& setup,
                                                  const gpu_spec& gpu, double headroom = 0.0,
                                                  std::int64_t limit = 0) {
     constexpr const char* function = "max_context_for_inference";
@@ -259,16 +283,22 @@ constexpr std::int64_t max_context_for_inference(const transformer& m, const ser
     }
     constexpr std::int64_t without_max_context = 1 << 20;
     const std::int64_t cap =
-        limit > 0 ? limit : (m.max_context > 0 ? m.max_context : without_max_context);
+        limit > 0 ? limit : (m.spec().max_context > 0 ? m.spec().max_context : without_max_context);
     return detail::largest_serving_count(function, m, setup, &serving_setup::context, gpu,
                                          headroom, cap);
+}
+constexpr std::int64_t max_context_for_inference(const transformer& m, const serving_setup& setup,
+                                                 const gpu_spec& gpu, double headroom = 0.0,
+                                                 std::int64_t limit = 0) {
+    return max_context_for_inference(check(m, "max_context_for_inference"), setup, gpu, headroom,
+                                     limit);
 }
 
 /// The largest micro-batch that fits for training, up to `limit`; 0 if not even one.
 /// Micro-batches whose micro_batch × sequence × hidden reaches 2^53 count as not fitting. When
 /// the job states a global batch, the micro-batch must split it (see min_gpus_for_training),
 /// and the answer is the largest such micro-batch that fits.
-constexpr std::int64_t max_micro_batch_for_training(const transformer& m, const training_job& job,
+GPUCALC_DETAIL_HOT constexpr std::int64_t max_micro_batch_for_training(const checked_model& m, const training_job& job,
                                                     training_strategy strategy,
                                                     const gpu_spec& gpu, double headroom = 0.0,
                                                     std::int64_t limit = 1 << 16) {
@@ -302,6 +332,13 @@ constexpr std::int64_t max_micro_batch_for_training(const transformer& m, const 
         best = b;
     }
     return best;
+}
+constexpr std::int64_t max_micro_batch_for_training(const transformer& m, const training_job& job,
+                                                    const training_strategy& strategy,
+                                                    const gpu_spec& gpu, double headroom = 0.0,
+                                                    std::int64_t limit = 1 << 16) {
+    return max_micro_batch_for_training(check(m, "max_micro_batch_for_training"), job, strategy,
+                                        gpu, headroom, limit);
 }
 
 /// The smallest MIG profile of `gpu` (by memory, then compute slices) that holds `required`;

@@ -18,8 +18,8 @@ namespace gpucalc {
 /// KV head, 2 · layers · kv_heads · head_dim · bytes per element (derived from the attention
 /// definition; Llama-2-7B at 16 bits: 512 KiB, from HF config meta-llama/Llama-2-7b-hf).
 constexpr data_size kv_cache_bytes_per_token(const transformer& m, const storage_format& kv) {
-    check(m, "kv_cache_bytes_per_token");
-    const double elements = 2.0 * static_cast<double>(m.layers * kv_heads_of(m) * head_dim_of(m));
+    const checked_model cm = check(m, "kv_cache_bytes_per_token");
+    const double elements = 2.0 * static_cast<double>(m.layers * cm.kv_width());
     return storage_size(elements, kv);
 }
 
@@ -35,17 +35,24 @@ struct inference_memory {
 };
 
 namespace detail {
-/// inference_memory_per_gpu, naming `function` in its errors (the searches name themselves).
-GPUCALC_DETAIL_INLINE constexpr inference_memory inference_memory_of(const transformer& m,
-                                                                     const serving_setup& setup,
-                                                                     const char* function) {
-    detail::check(m, setup, function);
+/// The checks inference_memory_per_gpu makes of a setup, naming `function` in its errors.
+GPUCALC_DETAIL_INLINE constexpr void check_inference(const checked_model& cm,
+                                                     const serving_setup& setup,
+                                                     const char* function) {
+    detail::check(cm, setup, function);
     detail::check(setup.overhead, function);
+}
+
+/// inference_memory_per_gpu for a setup check_inference has passed. The serving searches check
+/// a setup once and then probe counts that keep it valid (memory/fit.hpp).
+GPUCALC_DETAIL_INLINE constexpr inference_memory inference_memory_unchecked(
+    const checked_model& cm, const serving_setup& setup) {
+    const transformer& m = cm.spec();
     const std::int64_t tp = setup.parallel.tensor;
     const std::int64_t pp = setup.parallel.pipeline;
 
     inference_memory r{};
-    const detail::stage_weights w = detail::weights_on_worst_stage(m, tp, pp, 1);
+    const detail::stage_weights w = detail::weights_on_worst_stage(cm, tp, pp, 1);
     // (w.layers is ceil(layers / pp): the most loaded stage.)
     r.weights = storage_size(w.linear, setup.weights) + storage_size(w.embedding_class, setup.embeddings);
 
@@ -54,7 +61,7 @@ GPUCALC_DETAIL_INLINE constexpr inference_memory inference_memory_of(const trans
         cached = detail::ceil_div(cached, setup.kv_block_tokens) * setup.kv_block_tokens;
     }
     r.cached_tokens_per_sequence = cached;
-    r.kv_cache_per_token = storage_size(detail::kv_elements_per_token(m, tp, w.layers), setup.kv_cache);
+    r.kv_cache_per_token = storage_size(detail::kv_elements_per_token(cm, tp, w.layers), setup.kv_cache);
     r.kv_cache = static_cast<double>(setup.batch * cached) * r.kv_cache_per_token;
 
     const std::int64_t all_tokens = setup.batch * setup.context;
@@ -63,7 +70,7 @@ GPUCALC_DETAIL_INLINE constexpr inference_memory inference_memory_of(const trans
     const double logits_bytes = 4.0 * static_cast<double>(setup.batch * m.vocab) /
                                 static_cast<double>(tp);  // fp32 logits, one position each
     r.activations = storage_size(static_cast<double>(step_tokens) *
-                                     detail::workspace_elements_per_token(m, tp),
+                                     detail::workspace_elements_per_token(cm, tp),
                                  setup.activations) +
                     make<bytes>(logits_bytes);
 
@@ -71,6 +78,14 @@ GPUCALC_DETAIL_INLINE constexpr inference_memory inference_memory_of(const trans
     r.overhead = detail::overhead_for(setup.overhead, tensors, tp * pp > 1);
     r.total = tensors + r.overhead;
     return r;
+}
+
+/// inference_memory_per_gpu, naming `function` in its errors (the searches name themselves).
+GPUCALC_DETAIL_INLINE constexpr inference_memory inference_memory_of(const checked_model& cm,
+                                                                     const serving_setup& setup,
+                                                                     const char* function) {
+    check_inference(cm, setup, function);
+    return inference_memory_unchecked(cm, setup);
 }
 }  // namespace detail
 
@@ -80,10 +95,16 @@ GPUCALC_DETAIL_INLINE constexpr inference_memory inference_memory_of(const trans
 /// once per GPU) ÷ PP stages, where cached tokens are capped by a sliding window (Mistral's
 /// rolling buffer, Jiang et al. 2023) and rounded up to whole paged blocks (Kwon et al. 2023).
 /// Activations: max_tokens_per_step tokens of one layer's live tensors, plus fp32 logits for
-/// one position per sequence (derived). Overhead: see runtime_overhead.
-GPUCALC_DETAIL_HOT constexpr inference_memory inference_memory_per_gpu(const transformer& m,
+/// one position per sequence (derived). Overhead: see runtime_overhead. A checked model skips
+/// the model's checks; the setup's are still made.
+GPUCALC_DETAIL_HOT constexpr inference_memory inference_memory_per_gpu(const checked_model& m,
                                                                        const serving_setup& setup) {
     return detail::inference_memory_of(m, setup, "inference_memory_per_gpu");
+}
+GPUCALC_DETAIL_HOT constexpr inference_memory inference_memory_per_gpu(const transformer& m,
+                                                                       const serving_setup& setup) {
+    constexpr const char* function = "inference_memory_per_gpu";
+    return detail::inference_memory_of(check(m, function), setup, function);
 }
 
 }  // namespace gpucalc

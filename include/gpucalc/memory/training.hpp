@@ -51,8 +51,9 @@ constexpr double optimizer_bytes_per_parameter(const training_job& job) {
 
 /// Activation bytes of one layer for one micro-batch on one GPU, for a checked job and
 /// strategy. Context parallelism leaves each GPU sequence ÷ CP of every sequence's tokens.
-constexpr double layer_activation_bytes(const transformer& m, const training_job& job,
+constexpr double layer_activation_bytes(const checked_model& cm, const training_job& job,
                                         const training_strategy& st, gpucalc::recompute policy) {
+    const transformer& m = cm.spec();
     const parallel_layout& par = st.parallel;
     const double s = static_cast<double>(job.sequence) / static_cast<double>(par.context_parallel);
     const double sb = s * static_cast<double>(st.micro_batch);
@@ -68,7 +69,7 @@ constexpr double layer_activation_bytes(const transformer& m, const training_job
     const double replicated = e * 4.0 * sb * h + (job.dropout ? 2.0 * sb * h : 0.0);
     // Per GPU under TP: Q and the output projection's input (split), K and V (split, or one
     // replicated head when TP exceeds the KV heads), the MLP's intermediates (split).
-    const attention_widths w = attention_widths_per_gpu(m, par.tensor);
+    const attention_widths w = attention_widths_per_gpu(cm, par.tensor);
     const double f = static_cast<double>(m.ffn_hidden * active_experts_of(m));
     const double mlp = (m.mlp == mlp_kind::gated ? 3.0 : 2.0) * f / tp;
     double per_gpu = e * sb * (2.0 * w.q + 2.0 * w.kv + mlp);
@@ -98,8 +99,10 @@ constexpr double layer_activation_bytes(const transformer& m, const training_job
 /// parallelism divides s by its degree, except for the keys each local query scores (derived).
 constexpr data_size activation_bytes_per_layer(const transformer& m, const training_job& job,
                                                const training_strategy& strategy) {
-    detail::check(m, job, strategy, "activation_bytes_per_layer");
-    return make<bytes>(detail::layer_activation_bytes(m, job, strategy, strategy.recompute));
+    constexpr const char* function = "activation_bytes_per_layer";
+    const checked_model cm = check(m, function);
+    detail::check(cm, job, strategy, function);
+    return make<bytes>(detail::layer_activation_bytes(cm, job, strategy, strategy.recompute));
 }
 
 /// Parameters, gradients and optimizer states of `parameters` trained parameters on one GPU
@@ -143,15 +146,16 @@ constexpr model_states model_states_per_gpu(double parameters, const training_jo
 
 namespace detail {
 /// training_memory_per_gpu, naming `function` in its errors (the searches name themselves).
-GPUCALC_DETAIL_INLINE constexpr training_memory training_memory_of(const transformer& m,
+GPUCALC_DETAIL_INLINE constexpr training_memory training_memory_of(const checked_model& cm,
                                                                    const training_job& job,
                                                                    const training_strategy& strategy,
                                                                    const char* function) {
-    detail::check(m, job, strategy, function);
+    const transformer& m = cm.spec();
+    detail::check(cm, job, strategy, function);
     detail::check(job.overhead, function);
     const parallel_layout& par = strategy.parallel;
     const detail::stage_weights w =
-        detail::weights_on_worst_stage(m, par.tensor, par.pipeline, par.expert);
+        detail::weights_on_worst_stage(cm, par.tensor, par.pipeline, par.expert);
     const double stage_parameters = w.linear + w.embedding_class;
     const double cp = static_cast<double>(par.context_parallel);
     const double dense_ranks = static_cast<double>(par.data) * cp;
@@ -209,7 +213,7 @@ GPUCALC_DETAIL_INLINE constexpr training_memory training_memory_of(const transfo
     }
 
     // Activations on the first stage.
-    const double per_layer = detail::layer_activation_bytes(m, job, strategy, strategy.recompute);
+    const double per_layer = detail::layer_activation_bytes(cm, job, strategy, strategy.recompute);
     r.activations_per_layer = make<bytes>(per_layer);
     const std::int64_t p = par.pipeline;
     const std::int64_t per_step = detail::microbatches_per_step(job, strategy);
@@ -221,7 +225,7 @@ GPUCALC_DETAIL_INLINE constexpr training_memory training_memory_of(const transfo
     double activations = w.layers * in_flight * interleave_factor * per_layer;
     if (strategy.recompute != recompute::none) {
         // The layer being recomputed rebuilds what recompute dropped, for one micro-batch.
-        activations += detail::layer_activation_bytes(m, job, strategy, recompute::none) - per_layer;
+        activations += detail::layer_activation_bytes(cm, job, strategy, recompute::none) - per_layer;
     }
     const double local_tokens = static_cast<double>(job.sequence) / cp *
                                 static_cast<double>(strategy.micro_batch);
@@ -258,11 +262,18 @@ GPUCALC_DETAIL_INLINE constexpr training_memory training_memory_of(const transfo
 /// (1 + (p − 1)/(p·m)) for an interleaved schedule of m chunks, plus the embedding-dropout
 /// masks and, without pipelining, the output layer's inputs and fp32 logits (§4.3); with
 /// recompute, the layer being recomputed holds its full activations once more at the peak
-/// (derived).
-GPUCALC_DETAIL_HOT constexpr training_memory training_memory_per_gpu(const transformer& m,
+/// (derived). A checked model skips the model's checks; the job's and strategy's are still
+/// made.
+GPUCALC_DETAIL_HOT constexpr training_memory training_memory_per_gpu(const checked_model& m,
                                                                      const training_job& job,
                                                                      const training_strategy& strategy) {
     return detail::training_memory_of(m, job, strategy, "training_memory_per_gpu");
+}
+GPUCALC_DETAIL_HOT constexpr training_memory training_memory_per_gpu(const transformer& m,
+                                                                     const training_job& job,
+                                                                     const training_strategy& strategy) {
+    constexpr const char* function = "training_memory_per_gpu";
+    return detail::training_memory_of(check(m, function), job, strategy, function);
 }
 
 }  // namespace gpucalc

@@ -7,6 +7,7 @@
 #include "../detail/checks.hpp"
 #include "../detail/config.hpp"
 #include "../units.hpp"
+#include "checked.hpp"
 #include "parameters.hpp"
 #include "shape.hpp"
 
@@ -39,12 +40,13 @@ struct forward_flops {
 
 namespace detail {
 /// forward_flops_per_token() for a model and context already checked.
-GPUCALC_DETAIL_INLINE constexpr forward_flops forward_flops_unchecked(const transformer& m,
+GPUCALC_DETAIL_INLINE constexpr forward_flops forward_flops_unchecked(const checked_model& cm,
                                                                      std::int64_t context) {
-    const detail::layer_parameters p = detail::layer_parameters_of(m);
+    const transformer& m = cm.spec();
+    const layer_parameters& p = detail::layer_parameters_of(cm);
     const double weights_per_layer = static_cast<double>(
         p.attention_weights + active_experts_of(m) * p.expert_weights + p.router);
-    const double q_width = static_cast<double>(q_width_of(m));
+    const double q_width = static_cast<double>(q_width_of(cm));
     forward_flops f{};
     f.layers = make<flops>(2.0 * weights_per_layer * static_cast<double>(m.layers));
     f.attention = make<flops>(4.0 * static_cast<double>(attended_tokens(m, context)) * q_width *
@@ -60,9 +62,9 @@ GPUCALC_DETAIL_INLINE constexpr forward_flops forward_flops_unchecked(const tran
 /// 2·2·context·(heads·head_dim) per layer for QKᵀ and ·V (Narayanan et al. 2021, §5.1, which,
 /// like Chowdhery et al. 2022 App. B, counts all keys, not half for a causal mask).
 constexpr forward_flops forward_flops_per_token(const transformer& m, std::int64_t context) {
-    check(m, "forward_flops_per_token");
+    const checked_model cm = check(m, "forward_flops_per_token");
     detail::require_count("forward_flops_per_token", "context", context);
-    return detail::forward_flops_unchecked(m, context);
+    return detail::forward_flops_unchecked(cm, context);
 }
 
 /// Training FLOPs per token at `sequence` length: `model` counts the useful work (forward and

@@ -33,7 +33,7 @@ struct lora_adapter {
 /// Trainable parameters the adapter adds to `m` (derived from the definition above). MoE
 /// MLP targets are adapted in every expert.
 constexpr std::int64_t lora_parameter_count(const transformer& m, const lora_adapter& adapter) {
-    check(m, "lora_parameter_count");
+    detail::check_shape(m, "lora_parameter_count");
     detail::require_count("lora_parameter_count", "rank", adapter.rank);
     if (adapter.targets == 0 || (adapter.targets & ~static_cast<std::uint32_t>(lora_all_linear)) != 0) {
         detail::throw_invalid("lora_parameter_count", "targets", static_cast<double>(adapter.targets),

@@ -21,7 +21,6 @@ struct parameter_counts {
     std::int64_t per_layer = 0;   ///< one layer, all experts (attention + mlp + router + norms)
 };
 
-namespace detail {
 /// One layer's parameters by kind; weights are matrices (rows × columns), biases vectors.
 struct layer_parameters {
     std::int64_t attention_weights = 0;  ///< Q, K, V, O
@@ -31,6 +30,8 @@ struct layer_parameters {
     std::int64_t router = 0;             ///< MoE gate
     std::int64_t norm = 0;               ///< one norm layer
 };
+
+namespace detail {
 
 constexpr layer_parameters layer_parameters_of(const transformer& m) {
     const std::int64_t h = m.hidden;
@@ -50,7 +51,7 @@ constexpr layer_parameters layer_parameters_of(const transformer& m) {
 
 /// parameter_count() without the shape check, for callers that have checked `m` already.
 constexpr parameter_counts count_parameters(const transformer& m) {
-    const detail::layer_parameters p = detail::layer_parameters_of(m);
+    const layer_parameters p = layer_parameters_of(m);
     const std::int64_t attention = p.attention_weights + p.attention_biases;
     const std::int64_t expert = p.expert_weights + p.expert_biases;
 
@@ -73,7 +74,7 @@ constexpr parameter_counts count_parameters(const transformer& m) {
 /// rows × columns; a bias adds its width; RMSNorm has hidden weights, LayerNorm 2 × hidden).
 /// Reproduces the published checkpoint counts (tests: Llama-2/3, Mistral, Mixtral).
 constexpr parameter_counts parameter_count(const transformer& m) {
-    check(m, "parameter_count");
+    detail::check_shape(m, "parameter_count");
     return detail::count_parameters(m);
 }
 

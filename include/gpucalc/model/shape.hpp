@@ -76,11 +76,12 @@ constexpr std::int64_t attended_tokens(const transformer& m, std::int64_t contex
     return m.sliding_window > 0 && context > m.sliding_window ? m.sliding_window : context;
 }
 
-/// Rejects a shape no model has: non-positive sizes; KV heads that do not divide the heads;
-/// a head_dim other than hidden/heads left implicit when hidden is not divisible; an MoE
-/// top-k outside [1, experts] (0 or 1 for a dense model); a negative window; a model whose
-/// parameter count would pass 2^53.
-constexpr void check(const transformer& m, const char* function = "check(transformer)") {
+namespace detail {
+/// The rules check(transformer) applies (model/checked.hpp), naming `function` in its errors:
+/// non-positive sizes; KV heads that do not divide the heads; a head_dim other than
+/// hidden/heads left implicit when hidden is not divisible; an MoE top-k outside [1, experts]
+/// (0 or 1 for a dense model); a negative window; a parameter count past 2^53.
+constexpr void check_shape(const transformer& m, const char* function) {
     detail::require_count(function, "layers", m.layers);
     detail::require_count(function, "hidden", m.hidden);
     detail::require_count(function, "heads", m.heads);
@@ -139,5 +140,6 @@ constexpr void check(const transformer& m, const char* function = "check(transfo
                               "what gpucalc counts exactly");
     }
 }
+}  // namespace detail
 
 }  // namespace gpucalc

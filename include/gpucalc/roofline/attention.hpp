@@ -53,7 +53,7 @@ constexpr op_cost attention_cost(const transformer& m, std::int64_t batch, std::
                                  std::int64_t tensor_parallel = 1,
                                  std::int64_t flash_query_block = default_flash_query_block) {
     constexpr const char* function = "attention_cost";
-    check(m, function);
+    const checked_model cm = check(m, function);
     detail::require_count(function, "batch", batch);
     detail::require_count(function, "queries", queries);
     detail::require_count(function, "keys", keys);
@@ -63,8 +63,8 @@ constexpr op_cost attention_cost(const transformer& m, std::int64_t batch, std::
                               "must not exceed keys = ", static_cast<double>(keys),
                               " (the new tokens are among the keys)");
     }
-    detail::check_tensor_parallel(m, tensor_parallel, function);
-    const detail::attention_widths w = detail::attention_widths_per_gpu(m, tensor_parallel);
+    detail::check_tensor_parallel(cm, tensor_parallel, function);
+    const detail::attention_widths w = detail::attention_widths_per_gpu(cm, tensor_parallel);
     const double b = static_cast<double>(batch);
     const double q = static_cast<double>(queries);
     const double pairs = detail::attended_pairs(m, queries, keys, causal);

@@ -50,13 +50,14 @@ constexpr double experts_touched(const transformer& m, std::int64_t batch) {
 /// MoE only the experts the tokens reach: the expected number under uniform routing, or the
 /// fewest possible, k, when `fewest_experts`), the norms and the output head. The input
 /// embedding is a lookup of one row per token, not a read of the table.
-GPUCALC_DETAIL_INLINE constexpr data_size weight_bytes_read(const transformer& m, std::int64_t tp,
+GPUCALC_DETAIL_INLINE constexpr data_size weight_bytes_read(const checked_model& cm, std::int64_t tp,
                                                             std::int64_t tokens,
                                                             const storage_format& linear,
                                                             const storage_format& rest,
                                                             bool fewest_experts = false) {
-    const stage_weights w = weights_on_worst_stage(m, tp, 1, 1);
-    const layer_parameters p = layer_parameters_of(m);
+    const transformer& m = cm.spec();
+    const stage_weights w = weights_on_worst_stage(cm, tp, 1, 1);
+    const layer_parameters p = layer_parameters_of(cm);
     const double head = static_cast<double>(m.vocab * m.hidden) / static_cast<double>(tp);
     const double norms = static_cast<double>(m.layers * 2 * p.norm + p.norm);
     double unread_experts = 0.0;
@@ -70,9 +71,9 @@ GPUCALC_DETAIL_INLINE constexpr data_size weight_bytes_read(const transformer& m
 
 /// The checks every forward pass of `setup` on `gpu` shares (decode and prefill): the model,
 /// the serving setup, the efficiencies and the bandwidth.
-GPUCALC_DETAIL_INLINE constexpr void check_pass(const transformer& m, const gpu_spec& gpu,
+GPUCALC_DETAIL_INLINE constexpr void check_pass(const checked_model& cm, const gpu_spec& gpu,
                                                 const serving_setup& s, const char* function) {
-    check(m, s, function);
+    check(cm, s, function);
     check(s.efficiency, function);
     require_positive(function, "gpu.memory_bandwidth", gpu.memory_bandwidth);
 }
@@ -80,21 +81,22 @@ GPUCALC_DETAIL_INLINE constexpr void check_pass(const transformer& m, const gpu_
 
 /// decode() with the MoE experts touched taken as expected (false) or as few as possible,
 /// naming `function` in its errors.
-constexpr decode_estimate decode_step(const transformer& m, const gpu_spec& gpu,
+constexpr decode_estimate decode_step(const checked_model& cm, const gpu_spec& gpu,
                                       const serving_setup& s, bool fewest_experts,
                                       const char* function) {
-    check_pass(m, gpu, s, function);
+    const transformer& m = cm.spec();
+    check_pass(cm, gpu, s, function);
     const std::int64_t tp = s.parallel.tensor;
     const double t = static_cast<double>(tp);
     const double b = static_cast<double>(s.batch);
     decode_estimate d{};
-    d.weight_bytes = detail::weight_bytes_read(m, tp, s.batch, s.weights, s.embeddings, fewest_experts);
+    d.weight_bytes = detail::weight_bytes_read(cm, tp, s.batch, s.weights, s.embeddings, fewest_experts);
     const double cached = static_cast<double>(attended_tokens(m, s.context));
     d.kv_bytes = storage_size(
-        b * (cached + 1.0) * detail::kv_elements_per_token(m, tp, static_cast<double>(m.layers)),
+        b * (cached + 1.0) * detail::kv_elements_per_token(cm, tp, static_cast<double>(m.layers)),
         s.kv_cache);
     d.bytes = d.weight_bytes + d.kv_bytes;
-    d.flops = (b / t) * detail::forward_flops_unchecked(m, s.context).total;
+    d.flops = (b / t) * detail::forward_flops_unchecked(cm, s.context).total;
     const op_timing o = detail::op_time_unchecked({d.flops, d.bytes}, peak(gpu, s.compute),
                                                   gpu.memory_bandwidth, s.efficiency);
     d.compute_time = o.compute_time;
@@ -113,10 +115,15 @@ constexpr decode_estimate decode_step(const transformer& m, const gpu_spec& gpu,
 /// entry per sequence, and performs the batch's forward FLOPs (forward_flops_per_token at that
 /// context). Time = max(FLOPs ÷ attainable peak, bytes ÷ attainable bandwidth) for one TP
 /// rank's share; with pipeline stages, a token passes through each in turn, so the time is
-/// their sum, which is the same formula over all layers.
-GPUCALC_DETAIL_HOT constexpr decode_estimate decode(const transformer& m, const gpu_spec& gpu,
+/// their sum, which is the same formula over all layers. A checked model skips the model's
+/// checks; the setup's are still made.
+GPUCALC_DETAIL_HOT constexpr decode_estimate decode(const checked_model& m, const gpu_spec& gpu,
                                                    const serving_setup& setup) {
     return detail::decode_step(m, gpu, setup, false, "decode");
+}
+GPUCALC_DETAIL_HOT constexpr decode_estimate decode(const transformer& m, const gpu_spec& gpu,
+                                                   const serving_setup& setup) {
+    return detail::decode_step(check(m, "decode"), gpu, setup, false, "decode");
 }
 
 /// Where decode turns compute-bound as the batch grows.
@@ -128,7 +135,7 @@ struct compute_bound_crossover {
 /// The smallest batch at which decode turns compute-bound (the ridge, in batch terms). Each
 /// sequence also reads its own KV cache, which batching does not share, so at long contexts
 /// some setups never cross: `reached` is then false.
-constexpr compute_bound_crossover decode_compute_bound_batch(const transformer& m,
+constexpr compute_bound_crossover decode_compute_bound_batch(const checked_model& m,
                                                              const gpu_spec& gpu, serving_setup s,
                                                              std::int64_t limit = 1 << 20) {
     detail::require_count("decode_compute_bound_batch", "limit", limit);
@@ -145,6 +152,12 @@ constexpr compute_bound_crossover decode_compute_bound_batch(const transformer& 
     }
     return {true, high};
 }
+constexpr compute_bound_crossover decode_compute_bound_batch(const transformer& m,
+                                                             const gpu_spec& gpu,
+                                                             const serving_setup& s,
+                                                             std::int64_t limit = 1 << 20) {
+    return decode_compute_bound_batch(check(m, "decode_compute_bound_batch"), gpu, s, limit);
+}
 
 /// A prefill's best time on one serving replica (one TP rank's share, summed over the pipeline
 /// stages), and which bound holds. Communication is not included.
@@ -160,11 +173,13 @@ struct prefill_estimate {
 /// The best prefill of `m` on `gpu`: `setup.batch` prompts of `setup.prompt` tokens. The layers'
 /// FLOPs for every prompt token, attention over the keys each token sees (i for token i when
 /// `setup.causal`, capped by a sliding window), and the output head for the last token of each
-/// prompt only; bytes are the weights read once and the KV cache written (derived).
-GPUCALC_DETAIL_HOT constexpr prefill_estimate prefill(const transformer& m, const gpu_spec& gpu,
+/// prompt only; bytes are the weights read once and the KV cache written (derived). A checked
+/// model skips the model's checks; the setup's are still made.
+GPUCALC_DETAIL_HOT constexpr prefill_estimate prefill(const checked_model& cm, const gpu_spec& gpu,
                                                      const serving_setup& s) {
     constexpr const char* function = "prefill";
-    detail::check_pass(m, gpu, s, function);
+    const transformer& m = cm.spec();
+    detail::check_pass(cm, gpu, s, function);
     detail::require_count(function, "prompt", s.prompt);
     const double prompt_tokens_by_vocab = static_cast<double>(s.batch) *
                                           static_cast<double>(s.prompt) * static_cast<double>(m.vocab);
@@ -176,13 +191,13 @@ GPUCALC_DETAIL_HOT constexpr prefill_estimate prefill(const transformer& m, cons
     const double t = static_cast<double>(tp);
     const double b = static_cast<double>(s.batch);
     const double n = static_cast<double>(s.prompt);
-    const forward_flops one = detail::forward_flops_unchecked(m, 1);  // attention per key: one key
+    const forward_flops one = detail::forward_flops_unchecked(cm, 1);  // attention per key: one key
     const double pairs = detail::attended_pairs(m, s.prompt, s.prompt, s.causal);
     prefill_estimate r{};
     r.flops = (b / t) * (n * one.layers + pairs * one.attention + one.lm_head);
     // Every prompt token's K and V are written (a sliding-window cache overwrites in place).
-    r.bytes = detail::weight_bytes_read(m, tp, s.batch * s.prompt, s.weights, s.embeddings) +
-              storage_size(b * n * detail::kv_elements_per_token(m, tp, static_cast<double>(m.layers)),
+    r.bytes = detail::weight_bytes_read(cm, tp, s.batch * s.prompt, s.weights, s.embeddings) +
+              storage_size(b * n * detail::kv_elements_per_token(cm, tp, static_cast<double>(m.layers)),
                            s.kv_cache);
     const op_timing o = detail::op_time_unchecked({r.flops, r.bytes}, peak(gpu, s.compute),
                                                   gpu.memory_bandwidth, s.efficiency);
@@ -191,6 +206,10 @@ GPUCALC_DETAIL_HOT constexpr prefill_estimate prefill(const transformer& m, cons
     r.bound = o.bound;
     r.time_to_first_token = o.time;
     return r;
+}
+GPUCALC_DETAIL_HOT constexpr prefill_estimate prefill(const transformer& m, const gpu_spec& gpu,
+                                                     const serving_setup& s) {
+    return prefill(check(m, "prefill"), gpu, s);
 }
 
 }  // namespace gpucalc

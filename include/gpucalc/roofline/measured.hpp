@@ -18,7 +18,7 @@ constexpr decode_estimate decode_at_peak(const transformer& m, const gpu_spec& g
                                          const char* function) {
     serving_setup at_peak = s;
     at_peak.efficiency = kernel_efficiency::ideal();
-    return decode_step(m, gpu, at_peak, fewest_experts, function);
+    return decode_step(check(m, function), gpu, at_peak, fewest_experts, function);
 }
 }  // namespace detail
 

@@ -30,18 +30,17 @@ struct mfu_assumption {
 namespace detail {
 /// Model FLOPs per token of a training job: exact at its sequence length, or 6·N with N the
 /// active non-embedding parameters (Kaplan et al. 2020 count no embedding parameters; the
-/// output head, a matmul, is kept). Checks the model, the job's sequence and the layout.
-constexpr flop_count training_model_flops_per_token(const transformer& m, const training_job& job,
+/// output head, a matmul, is kept). Checks the job's sequence and the layout.
+constexpr flop_count training_model_flops_per_token(const checked_model& cm, const training_job& job,
                                                     const parallel_layout& layout,
                                                     bool six_n_d, const char* function) {
-    check(m, function);
     require_count(function, "job.sequence", job.sequence);
-    check(m, layout, job.sequence, function);
+    check(cm, layout, job.sequence, function);
     if (six_n_d) {
-        const parameter_counts c = count_parameters(m);
+        const parameter_counts c = count_parameters(cm);
         return make<flops>(6.0 * static_cast<double>(c.active - c.embedding));
     }
-    return 3.0 * forward_flops_unchecked(m, job.sequence).total;
+    return 3.0 * forward_flops_unchecked(cm, job.sequence).total;
 }
 
 /// What the GPUs of `layout` sustain at `mfu`: GPUs × peak at the job's precision × MFU.
@@ -50,6 +49,15 @@ constexpr flop_rate sustained_rate(const gpu_spec& gpu, const training_job& job,
                                    const char* function) {
     require_fraction(function, "assumption.mfu", mfu);
     return static_cast<double>(gpus_of(layout)) * mfu * peak(gpu, job.compute);
+}
+
+/// The quick estimate's one formula: `tokens` × model FLOPs per token ÷ (GPUs × peak × MFU).
+constexpr duration time_for_tokens(const transformer& m, const gpu_spec& gpu, double tokens,
+                                   const training_job& job, const parallel_layout& layout,
+                                   const mfu_assumption& assumption, const char* function) {
+    const flop_count per_token = training_model_flops_per_token(
+        check(m, function), job, layout, assumption.six_n_d, function);
+    return (tokens * per_token) / sustained_rate(gpu, job, layout, assumption.mfu, function);
 }
 }  // namespace detail
 
@@ -61,10 +69,8 @@ constexpr duration training_step_time(const transformer& m, const gpu_spec& gpu,
                                       const mfu_assumption& assumption = {}) {
     constexpr const char* function = "training_step_time";
     detail::require_count(function, "job.global_batch", job.global_batch);
-    const flop_count per_token =
-        detail::training_model_flops_per_token(m, job, layout, assumption.six_n_d, function);
     const double tokens = static_cast<double>(job.global_batch) * static_cast<double>(job.sequence);
-    return (tokens * per_token) / detail::sustained_rate(gpu, job, layout, assumption.mfu, function);
+    return detail::time_for_tokens(m, gpu, tokens, job, layout, assumption, function);
 }
 
 /// Time to train `tokens` tokens on the GPUs of `layout`: model FLOPs ÷ (GPUs × peak × MFU),
@@ -75,10 +81,8 @@ constexpr duration time_to_train(const transformer& m, const gpu_spec& gpu, toke
                                  const mfu_assumption& assumption = {}) {
     constexpr const char* function = "time_to_train";
     detail::require_positive(function, "tokens", tokens);
-    const flop_count per_token =
-        detail::training_model_flops_per_token(m, job, layout, assumption.six_n_d, function);
-    return (in<gpucalc::tokens>(tokens) * per_token) /
-           detail::sustained_rate(gpu, job, layout, assumption.mfu, function);
+    return detail::time_for_tokens(m, gpu, in<gpucalc::tokens>(tokens), job, layout, assumption,
+                                   function);
 }
 
 /// The MFU a training run achieved, from its measured throughput in tokens per second across
@@ -90,7 +94,7 @@ constexpr double training_mfu(const transformer& m, const gpu_spec& gpu,
     constexpr const char* function = "training_mfu";
     detail::require_positive(function, "measured", measured);
     const flop_count per_token =
-        detail::training_model_flops_per_token(m, job, layout, six_n_d, function);
+        detail::training_model_flops_per_token(check(m, function), job, layout, six_n_d, function);
     return (in<tokens_per_second>(measured) * per_token / make<seconds>(1.0)) /
            detail::sustained_rate(gpu, job, layout, 1.0, function);
 }
