@@ -44,4 +44,8 @@ constexpr cluster pod = [] {
 }();
 static_assert(total_gpus(pod) == 128, "16 nodes x 8 GPUs");
 static_assert(node_network_bandwidth(pod) == 400.0_GB_per_s, "8 x 400 Gb/s");
+
+// A GPU is cheap to copy: its MIG table stays in the catalog (432 bytes on LP64 when it did not).
+static_assert(sizeof(gpu_spec) <= 256, "no profile table inside a gpu_spec");
+static_assert(cat::h100_sxm == cat::h100_sxm && cat::h100_pcie != cat::h100_sxm, "value equality");
 }  // namespace

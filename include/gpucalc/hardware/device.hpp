@@ -2,7 +2,6 @@
 // precision, power, its links, and its Multi-Instance GPU profiles
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -39,9 +38,19 @@ struct mig_profile {
     std::int32_t max_instances = 0;   ///< how many fit on one GPU
 };
 
-inline constexpr std::size_t max_mig_profiles = 6;
+/// Two profiles are equal when every field is.
+constexpr bool operator==(const mig_profile& a, const mig_profile& b) {
+    return a.name == b.name && a.compute_slices == b.compute_slices && a.memory == b.memory &&
+           a.max_instances == b.max_instances;
+}
+constexpr bool operator!=(const mig_profile& a, const mig_profile& b) { return !(a == b); }
 
-/// One accelerator's datasheet facts.
+/// The most MIG profiles a spec may list: a bound on `mig_count`, well above the 6–7 GPU
+/// instance profiles the NVIDIA MIG user guide lists for any one GPU.
+inline constexpr std::int32_t max_mig_profiles = 16;
+
+/// One accelerator's datasheet facts. A value type, cheap to copy (no profile table inside):
+/// a user's own device is a few designated initializers, and copies of it compare equal.
 struct gpu_spec {
     std::string_view name{};
     data_size memory{};            ///< device memory capacity
@@ -50,11 +59,11 @@ struct gpu_spec {
     power tdp{};                   ///< the maximum board power a user plans with
     link_spec scale_up{};          ///< NVLink / Infinity Fabric / ICI; zero if none
     link_spec host{};              ///< PCIe (or chip-to-chip) link to the host
-    // No `{}` here nor on mig_profile's name and memory: with them GCC 12 in C++20 rejects the catalog
-    // entries as constant expressions. Both are still zero-filled: mig_profile's members have
-    // initializers and a quantity's default constructor zeroes its value.
-    std::array<mig_profile, max_mig_profiles> mig;
-    std::int32_t mig_count = 0;    ///< how many entries of `mig` are used
+    /// The MIG profiles: a view onto `mig_count` profiles stored elsewhere, as the catalog's
+    /// static tables are. The storage must outlive the spec, as a name's characters must.
+    /// Null (the default) when the device has no MIG.
+    const mig_profile* mig = nullptr;
+    std::int32_t mig_count = 0;    ///< how many profiles `mig` points to
 };
 
 namespace detail {
@@ -76,6 +85,32 @@ GPUCALC_DETAIL_INLINE constexpr flop_rate peak_entry(const peak_rates& peaks,
     return flop_rate{};
 }
 }  // namespace detail
+
+/// Two peak tables are equal when every precision's peak is.
+constexpr bool operator==(const peak_rates& a, const peak_rates& b) {
+    for (compute_precision p : all_compute_precisions) {
+        if (detail::peak_entry(a, p) != detail::peak_entry(b, p)) return false;
+    }
+    return true;
+}
+constexpr bool operator!=(const peak_rates& a, const peak_rates& b) { return !(a == b); }
+
+/// Two specs are equal when every datasheet field is, MIG profiles compared by content (not
+/// by where they are stored): a copy equals its original, and a spec edited after copying a
+/// catalog entry no longer equals that entry, whatever its name.
+constexpr bool operator==(const gpu_spec& a, const gpu_spec& b) {
+    if (!(a.name == b.name && a.memory == b.memory && a.memory_bandwidth == b.memory_bandwidth &&
+          a.dense_peak == b.dense_peak && a.tdp == b.tdp && a.scale_up == b.scale_up &&
+          a.host == b.host && a.mig_count == b.mig_count)) {
+        return false;
+    }
+    if (a.mig == b.mig) return true;
+    for (std::int32_t i = 0; i < a.mig_count; ++i) {
+        if (a.mig[i] != b.mig[i]) return false;
+    }
+    return true;
+}
+constexpr bool operator!=(const gpu_spec& a, const gpu_spec& b) { return !(a == b); }
 
 namespace detail {
 /// Throws "function: dense_peak.<precision> = value FLOP/s must be finite and >= 0".
@@ -130,8 +165,9 @@ constexpr void check(const kernel_efficiency& e, const char* function) {
 }  // namespace detail
 
 /// Rejects a hand-written spec that no real device could have: a non-positive capacity or
-/// bandwidth; a negative peak, TDP, link figure or latency; more MIG profiles than the array
-/// holds; a MIG profile with more memory than the device or slices outside 1–7.
+/// bandwidth; a negative peak, TDP, link figure or latency; more MIG profiles than
+/// max_mig_profiles, or a count without profiles; a MIG profile with more memory than the
+/// device or slices outside 1–7.
 constexpr void check(const gpu_spec& gpu) {
     constexpr const char* function = "check(gpu_spec)";
     detail::require_positive(function, "memory", gpu.memory);
@@ -145,12 +181,16 @@ constexpr void check(const gpu_spec& gpu) {
     }
     detail::check(gpu.scale_up, function, "scale_up.per_direction", "scale_up.latency");
     detail::check(gpu.host, function, "host.per_direction", "host.latency");
-    if (gpu.mig_count < 0 || gpu.mig_count > static_cast<std::int32_t>(max_mig_profiles)) {
+    if (gpu.mig_count < 0 || gpu.mig_count > max_mig_profiles) {
         detail::throw_invalid(function, "mig_count", static_cast<double>(gpu.mig_count), "",
                               "must be in [0, ", static_cast<double>(max_mig_profiles), "]");
     }
+    if (gpu.mig_count > 0 && gpu.mig == nullptr) {
+        detail::throw_invalid(function, "mig_count", static_cast<double>(gpu.mig_count), "",
+                              "must be 0 when mig points to no profiles");
+    }
     for (std::int32_t i = 0; i < gpu.mig_count; ++i) {
-        const mig_profile& profile = gpu.mig[static_cast<std::size_t>(i)];
+        const mig_profile& profile = gpu.mig[i];
         detail::require_positive(function, "mig.memory", profile.memory);
         if (profile.memory > gpu.memory) {
             detail::throw_invalid(function, "mig.memory", profile.memory.value(), "B",

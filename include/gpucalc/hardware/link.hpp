@@ -18,6 +18,12 @@ struct link_spec {
     duration latency{};         ///< per-message start-up time (the α of an α-β model)
 };
 
+/// Two links are equal when every field is.
+constexpr bool operator==(const link_spec& a, const link_spec& b) {
+    return a.name == b.name && a.per_direction == b.per_direction && a.latency == b.latency;
+}
+constexpr bool operator!=(const link_spec& a, const link_spec& b) { return !(a == b); }
+
 /// A link from the bidirectional aggregate a datasheet prints.
 constexpr link_spec link_from_bidirectional(std::string_view name, bandwidth both_directions,
                                             duration latency) {
