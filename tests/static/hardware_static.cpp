@@ -1,6 +1,7 @@
 // hardware_static.cpp: the catalog and number formats are usable in constant expressions.
 #include <gpucalc/catalog/gpus.hpp>
 #include <gpucalc/catalog/instances.hpp>
+#include <gpucalc/catalog/links.hpp>
 #include <gpucalc/precision.hpp>
 
 namespace {
@@ -44,6 +45,9 @@ constexpr cluster pod = [] {
 }();
 static_assert(total_gpus(pod) == 128, "16 nodes x 8 GPUs");
 static_assert(node_network_bandwidth(pod) == 400.0_GB_per_s, "8 x 400 Gb/s");
+
+// A link's collective bandwidth: 0.82 of NVLink 4's 450 GB/s each way (nccl-tests busbw).
+static_assert(approx_equal(bus_bandwidth(cat::nvlink4), 0.82 * 450.0_GB_per_s), "busbw");
 
 // A GPU is cheap to copy: its MIG table stays in the catalog (432 bytes on LP64 when it did not).
 static_assert(sizeof(gpu_spec) <= 256, "no profile table inside a gpu_spec");

@@ -2,7 +2,6 @@
 // rejects a precision a device cannot compute, and treats a spec as a value.
 #include <gpucalc/catalog/gpus.hpp>
 #include <gpucalc/catalog/instances.hpp>
-#include <gpucalc/catalog/links.hpp>
 #include <gpucalc/format.hpp>
 
 #include <doctest/doctest.h>
@@ -149,18 +148,10 @@ TEST_CASE("a hand-written spec with a broken field is rejected") {
     g.scale_up.latency = -1.0_us;
     CHECK_THROWS_WITH_AS(check(g), "check(gpu_spec): scale_up.latency = -1e-06 s must be finite and >= 0",
                          invalid_input);
-    CHECK_THROWS_AS(link_from_bidirectional("bad", -5.0_GB_per_s, 1.0_us), invalid_input);
-}
-
-TEST_CASE("links: datasheet aggregates are halved, network bits become bytes") {
-    // H100 datasheet: NVLink 900 GB/s (18 links x 50 GB/s, both directions).
-    CHECK(cat::nvlink4.per_direction == 450.0_GB_per_s);
-    CHECK(cat::nvlink3.per_direction == 300.0_GB_per_s);
-    CHECK(cat::nvlink5.per_direction == 900.0_GB_per_s);
-    // InfiniBand NDR 400 Gb/s per port (NVIDIA ConnectX-7 datasheet) = 50 GB/s; 100 Gb Ethernet
-    // (IEEE 802.3) = 12.5 GB/s.
-    CHECK(cat::infiniband_ndr.per_direction == 50.0_GB_per_s);
-    CHECK(cat::ethernet_100g.per_direction == 12.5_GB_per_s);
+    g = cat::h100_sxm;
+    g.host.collective_efficiency = 0.0;
+    CHECK_THROWS_WITH_AS(check(g), "check(gpu_spec): host.collective_efficiency = 0 must be in (0, 1]",
+                         invalid_input);
 }
 
 TEST_CASE("clusters: GPU totals and scale-out bandwidth; bad counts rejected") {

@@ -298,7 +298,7 @@ inline constexpr gpu_spec gb200 = [] {
     g.dense_peak.int8 = 5000.0_TFLOPS;        // uncertain: NVL72 720 POPS* sparse ÷ 72 ÷ 2
     g.dense_peak.fp4 = 10000.0_TFLOPS;        // uncertain: NVL72 1,440 PF* sparse ÷ 72 ÷ 2
     g.tdp = 1200.0_W;                         // uncertain: up to 1,200 W per GPU (superchip ~2,700 W)
-    g.scale_up = nvlink5;                     // NVL72 datasheet: NVLink 5, 1.8 TB/s per GPU
+    g.scale_up = nvlink5_nvl72;               // NVL72 datasheet: NVLink 5, 1.8 TB/s, 72 GPUs
     g.host = nvlink_c2c;                      // NVL72 datasheet: NVLink-C2C to Grace
     g.mig = nullptr;                          // not catalogued
     g.mig_count = 0;
@@ -349,7 +349,9 @@ inline constexpr gpu_spec tpu_v5e = [] {
     g.dense_peak.int8 = 394.0_TFLOPS;         // Google: 393–394 TOPS by revision
     // Inter-chip interconnect: 1,600 Gbps (older doc) and 400 GB/s bidirectional (newer doc)
     // agree if the former is per direction: 200 GB/s each way. Latency uncertain: ~1–5 µs.
-    g.scale_up = link_spec{"ICI (v5e)", 1600.0_Gb_per_s, 3.0_us};
+    // Span: a v5e pod is 256 chips in a 2D torus (Google). Collective efficiency uncertain: no
+    // published bus-bandwidth measurement was found, so it is left at the ideal, 1.
+    g.scale_up = link_spec{"ICI (v5e)", 1600.0_Gb_per_s, 3.0_us, 256, 1.0};
     return g;
 }();
 
@@ -365,7 +367,9 @@ inline constexpr gpu_spec tpu_v5p = [] {
     g.dense_peak.int8 = 918.0_TFLOPS;         // Google: 918 TOPS
     // ICI: 4,800 Gbps (older doc) and 1,200 GB/s bidirectional (newer doc) agree if the former
     // is per direction: 600 GB/s each way. Latency uncertain: ~1–5 µs.
-    g.scale_up = link_spec{"ICI (v5p)", 4800.0_Gb_per_s, 3.0_us};
+    // Span: a v5p pod is 8,960 chips in a 3D torus (Google). Collective efficiency uncertain, as
+    // for v5e: left at 1.
+    g.scale_up = link_spec{"ICI (v5p)", 4800.0_Gb_per_s, 3.0_us, 8960, 1.0};
     return g;
 }();
 

@@ -113,11 +113,16 @@ constexpr bool operator==(const gpu_spec& a, const gpu_spec& b) {
 constexpr bool operator!=(const gpu_spec& a, const gpu_spec& b) { return !(a == b); }
 
 namespace detail {
-/// Throws "function: dense_peak.<precision> = value FLOP/s must be finite and >= 0".
-[[noreturn]] GPUCALC_DETAIL_COLD inline void throw_bad_peak(const char* function,
+/// Throws "function: <prefix>dense_peak.<precision> = value FLOP/s must be finite and >= 0".
+[[noreturn]] GPUCALC_DETAIL_COLD inline void throw_bad_peak(const field_path& at,
                                                             compute_precision p, double value) {
     const std::string field = "dense_peak." + std::string(to_string(p));
-    throw_invalid(function, field.c_str(), value, "FLOP/s", "must be finite and >= 0");
+    throw_invalid(at.function, path_text(at, field.c_str()).c_str(), value, "FLOP/s",
+                  "must be finite and >= 0");
+}
+[[noreturn]] GPUCALC_DETAIL_COLD inline void throw_bad_peak(const char* function,
+                                                            compute_precision p, double value) {
+    throw_bad_peak(field_path{function}, p, value);
 }
 }  // namespace detail
 
@@ -135,7 +140,9 @@ GPUCALC_DETAIL_INLINE constexpr flop_rate peak(const gpu_spec& gpu, compute_prec
                                    "is not supported by ", gpu.name,
                                    " (it has no dense peak at that precision)");
     }
-    if (!(rate.value() <= detail::largest_finite)) detail::throw_bad_peak("peak", precision, rate.value());
+    if (!(rate.value() <= detail::largest_finite)) {
+        detail::throw_bad_peak("peak", precision, rate.value());
+    }
     return rate;
 }
 
@@ -162,47 +169,52 @@ constexpr void check(const kernel_efficiency& e, const char* function) {
     require_fraction(function, "efficiency.compute", e.compute);
     require_fraction(function, "efficiency.memory", e.memory);
 }
-}  // namespace detail
 
-/// Rejects a hand-written spec that no real device could have: a non-positive capacity or
-/// bandwidth; a negative peak, TDP, link figure or latency; more MIG profiles than
-/// max_mig_profiles, or a count without profiles; a MIG profile with more memory than the
-/// device or slices outside 1–7.
-constexpr void check(const gpu_spec& gpu) {
-    constexpr const char* function = "check(gpu_spec)";
-    detail::require_positive(function, "memory", gpu.memory);
-    detail::require_positive(function, "memory_bandwidth", gpu.memory_bandwidth);
-    detail::require_non_negative(function, "tdp", gpu.tdp);
+/// check(gpu_spec)'s rules, reporting fields under `at` (a cluster's GPU is "node.gpu.").
+constexpr void check(const gpu_spec& gpu, const field_path& at) {
+    require_positive_at(at, "memory", gpu.memory);
+    require_positive_at(at, "memory_bandwidth", gpu.memory_bandwidth);
+    require_non_negative_at(at, "tdp", gpu.tdp);
     for (compute_precision p : all_compute_precisions) {
-        const flop_rate rate = detail::peak_entry(gpu.dense_peak, p);
-        if (!(rate.value() >= 0.0 && rate.value() <= detail::largest_finite)) {
-            detail::throw_bad_peak(function, p, rate.value());
+        const flop_rate rate = peak_entry(gpu.dense_peak, p);
+        if (!(rate.value() >= 0.0 && rate.value() <= largest_finite)) {
+            throw_bad_peak(at, p, rate.value());
         }
     }
-    detail::check(gpu.scale_up, function, "scale_up.per_direction", "scale_up.latency");
-    detail::check(gpu.host, function, "host.per_direction", "host.latency");
+    check(gpu.scale_up, field_path{at.function, at.prefix, "scale_up."});
+    check(gpu.host, field_path{at.function, at.prefix, "host."});
     if (gpu.mig_count < 0 || gpu.mig_count > max_mig_profiles) {
-        detail::throw_invalid(function, "mig_count", static_cast<double>(gpu.mig_count), "",
-                              "must be in [0, ", static_cast<double>(max_mig_profiles), "]");
+        throw_invalid(at.function, path_text(at, "mig_count").c_str(),
+                      static_cast<double>(gpu.mig_count), "", "must be in [0, ",
+                      static_cast<double>(max_mig_profiles), "]");
     }
     if (gpu.mig_count > 0 && gpu.mig == nullptr) {
-        detail::throw_invalid(function, "mig_count", static_cast<double>(gpu.mig_count), "",
-                              "must be 0 when mig points to no profiles");
+        throw_invalid(at.function, path_text(at, "mig_count").c_str(),
+                      static_cast<double>(gpu.mig_count), "",
+                      "must be 0 when mig points to no profiles");
     }
     for (std::int32_t i = 0; i < gpu.mig_count; ++i) {
         const mig_profile& profile = gpu.mig[i];
-        detail::require_positive(function, "mig.memory", profile.memory);
+        require_positive_at(at, "mig.memory", profile.memory);
         if (profile.memory > gpu.memory) {
-            detail::throw_invalid(function, "mig.memory", profile.memory.value(), "B",
-                                  "must not exceed the device memory");
+            throw_invalid(at.function, path_text(at, "mig.memory").c_str(),
+                          profile.memory.value(), "B", "must not exceed the device memory");
         }
         if (profile.compute_slices < 1 || profile.compute_slices > 7) {
-            detail::throw_invalid(function, "mig.compute_slices",
-                                  static_cast<double>(profile.compute_slices), "",
-                                  "must be in [1, 7]");
+            throw_invalid(at.function, path_text(at, "mig.compute_slices").c_str(),
+                          static_cast<double>(profile.compute_slices), "", "must be in [1, 7]");
         }
-        detail::require_count(function, "mig.max_instances", profile.max_instances);
+        require_count_at(at, "mig.max_instances", profile.max_instances);
     }
+}
+}  // namespace detail
+
+/// Rejects a hand-written spec that no real device could have: a non-positive capacity or
+/// bandwidth; a negative peak, TDP, link figure or latency; a link spanning one GPU or with an
+/// efficiency outside (0, 1]; more MIG profiles than max_mig_profiles, or a count without
+/// profiles; a MIG profile with more memory than the device or slices outside 1–7.
+constexpr void check(const gpu_spec& gpu) {
+    detail::check(gpu, detail::field_path{"check(gpu_spec)"});
 }
 
 }  // namespace gpucalc
