@@ -154,24 +154,6 @@ TEST_CASE("a hand-written spec with a broken field is rejected") {
                          invalid_input);
 }
 
-TEST_CASE("clusters: GPU totals and scale-out bandwidth; bad counts rejected") {
-    cluster c{};
-    c.node.gpu = cat::h100_sxm;
-    c.nodes = 4;
-    c.inter_node = cat::infiniband_ndr;
-    CHECK(total_gpus(c) == 32);
-    CHECK(node_network_bandwidth(c) == 400.0_GB_per_s);
-    c.nodes = 0;
-    CHECK_THROWS_WITH_AS(total_gpus(c), "total_gpus: nodes = 0 must be >= 1", invalid_input);
-    c.nodes = 1;
-    c.nics_per_node = 0;
-    CHECK_THROWS_AS(node_network_bandwidth(c), invalid_input);
-    cluster no_network{};  // a default cluster names no scale-out link
-    CHECK_THROWS_WITH_AS(node_network_bandwidth(no_network),
-                         "node_network_bandwidth: inter_node.per_direction = 0 B/s must be finite and > 0",
-                         invalid_input);
-}
-
 TEST_CASE("instances: the shapes the providers document") {
     // AWS "Specifications for Amazon EC2 accelerated computing instances"; Google Cloud
     // "Accelerator-optimized machine family"; Azure ND H100 v5 / ND H200 v5 / ND GB200 v6 pages.
