@@ -50,7 +50,8 @@ static_assert(node_network_bandwidth(pod) == 400.0_GB_per_s, "8 x 400 Gb/s");
 // Checked once, at compile time; the handle answers without checking again.
 constexpr checked_cluster checked_pod = check(pod);
 static_assert(total_gpus(checked_pod) == total_gpus(pod), "the two paths agree");
-static_assert(node_network_bandwidth(checked_pod) == node_network_bandwidth(pod), "the two paths agree");
+static_assert(node_network_bandwidth(checked_pod) == node_network_bandwidth(pod),
+              "the two paths agree");
 static_assert(intra_node_link(checked_pod) == cat::nvlink4, "set explicitly");
 static_assert(checked_pod.spec().node.gpu == cat::h100_sxm, "a copy of what was checked");
 

@@ -150,7 +150,8 @@ TEST_CASE("a hand-written spec with a broken field is rejected") {
                          invalid_input);
     g = cat::h100_sxm;
     g.host.collective_efficiency = 0.0;
-    CHECK_THROWS_WITH_AS(check(g), "check(gpu_spec): host.collective_efficiency = 0 must be in (0, 1]",
+    CHECK_THROWS_WITH_AS(check(g),
+                         "check(gpu_spec): host.collective_efficiency = 0 must be in (0, 1]",
                          invalid_input);
 }
 

@@ -61,8 +61,8 @@ public:
     constexpr const cluster& spec() const { return spec_; }
 
 private:
-    constexpr checked_cluster(const cluster& c, std::int64_t total_gpus, const link_spec& intra_node,
-                              bandwidth node_network)
+    constexpr checked_cluster(const cluster& c, std::int64_t total_gpus,
+                              const link_spec& intra_node, bandwidth node_network)
         : spec_(c), total_gpus_(total_gpus), intra_node_(intra_node), node_network_(node_network) {}
 
     friend constexpr checked_cluster detail::check_cluster(const cluster& c, const char* function);
@@ -97,8 +97,9 @@ constexpr checked_cluster check_cluster(const cluster& c, const char* function) 
                       "must be > 0 when nodes = ", static_cast<double>(c.nodes),
                       " (a scale-out link joins them)");
     }
-    return checked_cluster(c, static_cast<std::int64_t>(c.nodes) * c.node.gpus_per_node,
-                           intra_node, static_cast<double>(c.nics_per_node) * c.inter_node.per_direction);
+    const std::int64_t gpus = static_cast<std::int64_t>(c.nodes) * c.node.gpus_per_node;
+    const bandwidth network = static_cast<double>(c.nics_per_node) * c.inter_node.per_direction;
+    return checked_cluster(c, gpus, intra_node, network);
 }
 }  // namespace detail
 
@@ -106,7 +107,9 @@ constexpr checked_cluster check_cluster(const cluster& c, const char* function) 
 /// under "node.gpu."), every link, a link between the GPUs of a node of more than one (set or
 /// derived), and a scale-out link between more than one node. The handle it returns carries the
 /// derived values, so the overloads below taking it check nothing again.
-constexpr checked_cluster check(const cluster& c) { return detail::check_cluster(c, "check(cluster)"); }
+constexpr checked_cluster check(const cluster& c) {
+    return detail::check_cluster(c, "check(cluster)");
+}
 
 /// All GPUs in the cluster.
 constexpr std::int64_t total_gpus(const checked_cluster& c) { return c.total_gpus_; }

@@ -68,11 +68,15 @@ constexpr void require_non_negative_at(const field_path& at, const char* field, 
 }
 
 constexpr void require_fraction_at(const field_path& at, const char* field, double value) {
-    if (!(value > 0.0 && value <= 1.0)) require_fraction(at.function, path_text(at, field).c_str(), value);
+    if (!(value > 0.0 && value <= 1.0)) {
+        require_fraction(at.function, path_text(at, field).c_str(), value);
+    }
 }
 
 constexpr void require_count_at(const field_path& at, const char* field, long long value) {
-    if (value < 1 || value > largest_count) require_count(at.function, path_text(at, field).c_str(), value);
+    if (value < 1 || value > largest_count) {
+        require_count(at.function, path_text(at, field).c_str(), value);
+    }
 }
 
 /// Rejects a link no hardware could have: a negative or non-finite bandwidth or latency, a
@@ -80,9 +84,9 @@ constexpr void require_count_at(const field_path& at, const char* field, long lo
 constexpr void check(const link_spec& link, const field_path& at) {
     require_non_negative_at(at, "per_direction", link.per_direction);
     require_non_negative_at(at, "latency", link.latency);
-    if (link.span != 0 && link.span < 2) {
-        throw_invalid(at.function, path_text(at, "span").c_str(), static_cast<double>(link.span), "",
-                      "must be 0 (not a GPU domain) or >= 2 (a link joins two GPUs or more)");
+    if (link.span < 0 || link.span == 1) {
+        throw_invalid(at.function, path_text(at, "span").c_str(), static_cast<double>(link.span),
+                      "", "must be 0 (not a GPU domain) or >= 2 (a link joins two GPUs or more)");
     }
     require_fraction_at(at, "collective_efficiency", link.collective_efficiency);
 }
