@@ -28,14 +28,24 @@ int main() {
     std::cout << smallest.name << ": " << smallest.memory << ", " << smallest.max_instances
               << " per GPU\n";
 
-    // Links hold one direction; a cluster multiplies them out.
+    // A cluster, checked once. Its intra-node link is derived: H100 SXM's NVLink spans the
+    // 8 GPUs of an HGX board. Links hold one direction; collectives reach a measured fraction.
     gpucalc::cluster pod{};
     pod.node.gpu = cat::h100_sxm;
-    pod.node.intra_node = cat::nvlink4;
     pod.nodes = 16;
     pod.inter_node = cat::infiniband_ndr;
-    std::cout << gpucalc::total_gpus(pod) << " GPUs, NVLink " << pod.node.intra_node.per_direction
-              << " each way, " << gpucalc::node_network_bandwidth(pod) << " per node out\n";
+    const gpucalc::checked_cluster checked = gpucalc::check(pod);
+    const gpucalc::link_spec& nvlink = gpucalc::intra_node_link(checked);
+    std::cout << gpucalc::total_gpus(checked) << " GPUs, " << nvlink.name << " "
+              << nvlink.per_direction << " each way, " << gpucalc::bus_bandwidth(nvlink)
+              << " for collectives, " << gpucalc::node_network_bandwidth(checked)
+              << " per node out\n";
+
+    // Eight PCIe cards: NVLink bridges join pairs only, so a ring over all 8 crosses PCIe.
+    const gpucalc::node pcie_server{.gpu = cat::a100_80gb_pcie, .gpus_per_node = 8};
+    const gpucalc::link_spec pcie = gpucalc::intra_node_link(pcie_server);
+    std::cout << "8 x " << cat::a100_80gb_pcie.name << ": " << pcie.name << ", "
+              << gpucalc::bus_bandwidth(pcie) << " for collectives\n";
 
     // A cloud shape: GPUs, host and network.
     const gpucalc::instance_spec& p5 = cat::aws_p5_48xlarge;

@@ -1,6 +1,8 @@
-// hardware_static.cpp: the catalog and number formats are usable in constant expressions.
+// hardware_static.cpp: the catalog, number formats, derived links and checked clusters are
+// usable in constant expressions.
 #include <gpucalc/catalog/gpus.hpp>
 #include <gpucalc/catalog/instances.hpp>
+#include <gpucalc/catalog/links.hpp>
 #include <gpucalc/precision.hpp>
 
 namespace {
@@ -44,4 +46,47 @@ constexpr cluster pod = [] {
 }();
 static_assert(total_gpus(pod) == 128, "16 nodes x 8 GPUs");
 static_assert(node_network_bandwidth(pod) == 400.0_GB_per_s, "8 x 400 Gb/s");
+
+// Checked once, at compile time; the handle answers without checking again.
+constexpr checked_cluster checked_pod = check(pod);
+static_assert(total_gpus(checked_pod) == total_gpus(pod), "the two paths agree");
+static_assert(node_network_bandwidth(checked_pod) == node_network_bandwidth(pod),
+              "the two paths agree");
+static_assert(intra_node_link(checked_pod) == cat::nvlink4, "set explicitly");
+static_assert(checked_pod.spec().node.gpu == cat::h100_sxm, "a copy of what was checked");
+
+// The intra-node link, derived: NVSwitch joins an HGX board's 8 GPUs; NVLink bridges join
+// pairs, so 8 PCIe cards talk over PCIe.
+constexpr node node_of(const gpu_spec& gpu, std::int32_t gpus) {
+    node n{};
+    n.gpu = gpu;
+    n.gpus_per_node = gpus;
+    return n;
+}
+static_assert(intra_node_link(node_of(cat::h100_sxm, 8)) == cat::nvlink4, "HGX H100");
+static_assert(intra_node_link(node_of(cat::a100_80gb_pcie, 8)) == cat::pcie_gen4_x16, "8 x PCIe");
+static_assert(intra_node_link(node_of(cat::a100_80gb_pcie, 2)) == cat::nvlink_bridge, "a pair");
+static_assert(intra_node_link(node_of(cat::gb200, 72)) == cat::nvlink5_nvl72, "NVL72");
+static_assert(approx_equal(bus_bandwidth(cat::nvlink4), 0.82 * 450.0_GB_per_s), "busbw");
+
+// A GPU is cheap to copy: its MIG table stays in the catalog (432 bytes on LP64 when it did not).
+static_assert(sizeof(gpu_spec) <= 256, "no profile table inside a gpu_spec");
+static_assert(cat::h100_sxm == cat::h100_sxm && cat::h100_pcie != cat::h100_sxm, "value equality");
+
+#if __cplusplus >= 202002L
+// A user's own device, in designated initializers: NVIDIA L40S datasheet (dense figures are
+// half the "with sparsity" ones; no NVLink, no MIG).
+constexpr gpu_spec l40s{
+    .name = "L40S",
+    .memory = 48.0_GiB,
+    .memory_bandwidth = 864.0_GB_per_s,
+    .dense_peak = {.fp32 = 91.6_TFLOPS, .tf32 = 183.0_TFLOPS, .bf16 = 362.05_TFLOPS,
+                   .fp16 = 362.05_TFLOPS, .fp8 = 733.0_TFLOPS, .int8 = 733.0_TFLOPS},
+    .tdp = 350.0_W,
+    .host = cat::pcie_gen4_x16,
+};
+static_assert((check(l40s), true), "a valid spec");
+static_assert(intra_node_link(node_of(l40s, 8)) == cat::pcie_gen4_x16, "no NVLink: PCIe");
+static_assert(l40s != cat::l4 && l40s == gpu_spec{l40s}, "compared by value");
+#endif
 }  // namespace

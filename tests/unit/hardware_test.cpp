@@ -1,12 +1,12 @@
-// hardware_test.cpp: the catalog reproduces the datasheets' figures, dense peaks only, and
-// rejects a precision a device cannot compute.
+// hardware_test.cpp: the GPU catalog reproduces the datasheets' figures, dense peaks only,
+// rejects a precision a device cannot compute, and treats a spec as a value.
 #include <gpucalc/catalog/gpus.hpp>
 #include <gpucalc/catalog/instances.hpp>
-#include <gpucalc/catalog/links.hpp>
 #include <gpucalc/format.hpp>
 
 #include <doctest/doctest.h>
 
+#include <array>
 #include <string>
 
 using namespace gpucalc;
@@ -87,7 +87,26 @@ TEST_CASE("MIG profiles follow the user guide") {
     CHECK(cat::h100_sxm.mig[5].name == "7g.80gb");
     CHECK(cat::a100_40gb_sxm.mig[0].name == "1g.5gb");
     CHECK(cat::l4.mig_count == 0);     // no MIG on Ada PCIe parts
+    CHECK(cat::l4.mig == nullptr);
     CHECK(cat::mi300x.mig_count == 0); // nor on AMD
+}
+
+TEST_CASE("a GPU spec is a value: copies compare equal, edits do not, whatever the name") {
+    gpu_spec copy = cat::h100_sxm;
+    CHECK(copy == cat::h100_sxm);
+    CHECK(cat::h100_pcie != cat::h100_sxm);  // same MIG table, other peaks and links
+    copy.tdp = 600.0_W;                       // a power-capped H100 keeps its name
+    CHECK(copy.name == cat::h100_sxm.name);
+    CHECK(copy != cat::h100_sxm);
+    // MIG profiles compare by content, not by where they are stored.
+    const std::array<mig_profile, 6> profiles = {cat::h100_sxm.mig[0], cat::h100_sxm.mig[1],
+                                                 cat::h100_sxm.mig[2], cat::h100_sxm.mig[3],
+                                                 cat::h100_sxm.mig[4], cat::h100_sxm.mig[5]};
+    copy = cat::h100_sxm;
+    copy.mig = profiles.data();
+    CHECK(copy == cat::h100_sxm);
+    copy.mig_count = 5;
+    CHECK(copy != cat::h100_sxm);
 }
 
 TEST_CASE("a hand-written spec with a broken field is rejected") {
@@ -106,48 +125,33 @@ TEST_CASE("a hand-written spec with a broken field is rejected") {
                          "and >= 0",
                          invalid_input);
     g = cat::h100_sxm;
-    g.mig_count = 7;
-    CHECK_THROWS_WITH_AS(check(g), "check(gpu_spec): mig_count = 7 must be in [0, 6]",
+    g.mig_count = 17;
+    CHECK_THROWS_WITH_AS(check(g), "check(gpu_spec): mig_count = 17 must be in [0, 16]",
                          invalid_input);
     g = cat::h100_sxm;
-    g.mig[5].memory = 81.0_GiB;  // more than the GPU has
-    CHECK_THROWS_AS(check(g), invalid_input);
+    g.mig = nullptr;  // a count with no profiles behind it
+    CHECK_THROWS_WITH_AS(check(g),
+                         "check(gpu_spec): mig_count = 6 must be 0 when mig points to no profiles",
+                         invalid_input);
+    const mig_profile too_big[] = {{"7g.81gb", 7, 81.0_GiB, 1}};  // more than the GPU has
     g = cat::h100_sxm;
-    g.mig[0].compute_slices = 8;
-    CHECK_THROWS_AS(check(g), invalid_input);
+    g.mig = too_big;
+    g.mig_count = 1;
+    CHECK_THROWS_WITH_AS(check(g), "check(gpu_spec): mig.memory = 86973087744 B must not exceed "
+                                   "the device memory",
+                         invalid_input);
+    const mig_profile eight_slices[] = {{"8g.80gb", 8, 80.0_GiB, 1}};
+    g.mig = eight_slices;
+    CHECK_THROWS_WITH_AS(check(g), "check(gpu_spec): mig.compute_slices = 8 must be in [1, 7]",
+                         invalid_input);
     g = cat::h100_sxm;
     g.scale_up.latency = -1.0_us;
     CHECK_THROWS_WITH_AS(check(g), "check(gpu_spec): scale_up.latency = -1e-06 s must be finite and >= 0",
                          invalid_input);
-    CHECK_THROWS_AS(link_from_bidirectional("bad", -5.0_GB_per_s, 1.0_us), invalid_input);
-}
-
-TEST_CASE("links: datasheet aggregates are halved, network bits become bytes") {
-    // H100 datasheet: NVLink 900 GB/s (18 links x 50 GB/s, both directions).
-    CHECK(cat::nvlink4.per_direction == 450.0_GB_per_s);
-    CHECK(cat::nvlink3.per_direction == 300.0_GB_per_s);
-    CHECK(cat::nvlink5.per_direction == 900.0_GB_per_s);
-    // InfiniBand NDR 400 Gb/s per port (NVIDIA ConnectX-7 datasheet) = 50 GB/s; 100 Gb Ethernet
-    // (IEEE 802.3) = 12.5 GB/s.
-    CHECK(cat::infiniband_ndr.per_direction == 50.0_GB_per_s);
-    CHECK(cat::ethernet_100g.per_direction == 12.5_GB_per_s);
-}
-
-TEST_CASE("clusters: GPU totals and scale-out bandwidth; bad counts rejected") {
-    cluster c{};
-    c.node.gpu = cat::h100_sxm;
-    c.nodes = 4;
-    c.inter_node = cat::infiniband_ndr;
-    CHECK(total_gpus(c) == 32);
-    CHECK(node_network_bandwidth(c) == 400.0_GB_per_s);
-    c.nodes = 0;
-    CHECK_THROWS_WITH_AS(total_gpus(c), "total_gpus: nodes = 0 must be >= 1", invalid_input);
-    c.nodes = 1;
-    c.nics_per_node = 0;
-    CHECK_THROWS_AS(node_network_bandwidth(c), invalid_input);
-    cluster no_network{};  // a default cluster names no scale-out link
-    CHECK_THROWS_WITH_AS(node_network_bandwidth(no_network),
-                         "node_network_bandwidth: inter_node.per_direction = 0 B/s must be finite and > 0",
+    g = cat::h100_sxm;
+    g.host.collective_efficiency = 0.0;
+    CHECK_THROWS_WITH_AS(check(g),
+                         "check(gpu_spec): host.collective_efficiency = 0 must be in (0, 1]",
                          invalid_input);
 }
 
@@ -177,7 +181,7 @@ TEST_CASE("instances: the shapes the providers document") {
     };
     for (const shape& s : shapes) {
         CAPTURE(std::string(s.instance->name));
-        CHECK(s.instance->gpu.name == s.gpu->name);
+        CHECK(s.instance->gpu == *s.gpu);
         CHECK(s.instance->gpus == s.gpus);
         CHECK(s.instance->vcpus == s.vcpus);
         CHECK(s.instance->host_memory == s.host_memory);

@@ -1,6 +1,8 @@
 // catalog/gpus.hpp: datasheet facts for common accelerators, each field with its source
 #pragma once
 
+#include <array>
+
 #include "../hardware.hpp"
 #include "../literals.hpp"
 #include "links.hpp"
@@ -28,27 +30,28 @@ using namespace literals;
 // in GiB, as quoted in public transcripts (a secondary source). Those sizes are used where they
 // were found for every profile (A100 40GB, A100 80GB, H100 80GB); elsewhere the name's figure
 // is used and marked uncertain.
-inline constexpr std::array<mig_profile, max_mig_profiles> a100_40gb{{
+// Each table is static storage that gpu_spec::mig points to, so copying a spec copies a pointer.
+inline constexpr std::array<mig_profile, 6> a100_40gb{{
     {"1g.5gb", 1, 4.75_GiB, 7},   {"1g.10gb", 1, 9.75_GiB, 4},  {"2g.10gb", 2, 9.75_GiB, 3},
     {"3g.20gb", 3, 19.625_GiB, 2}, {"4g.20gb", 4, 19.625_GiB, 1}, {"7g.40gb", 7, 39.375_GiB, 1}}};
-inline constexpr std::array<mig_profile, max_mig_profiles> a100_80gb{{
+inline constexpr std::array<mig_profile, 6> a100_80gb{{
     {"1g.10gb", 1, 9.5_GiB, 7},   {"1g.20gb", 1, 19.5_GiB, 4},  {"2g.20gb", 2, 19.5_GiB, 3},
     {"3g.40gb", 3, 39.25_GiB, 2}, {"4g.40gb", 4, 39.25_GiB, 1}, {"7g.80gb", 7, 79.0_GiB, 1}}};
-inline constexpr std::array<mig_profile, max_mig_profiles> h100_80gb{{
+inline constexpr std::array<mig_profile, 6> h100_80gb{{
     {"1g.10gb", 1, 9.75_GiB, 7},  {"1g.20gb", 1, 19.625_GiB, 4}, {"2g.20gb", 2, 19.625_GiB, 3},
     {"3g.40gb", 3, 39.5_GiB, 2},  {"4g.40gb", 4, 39.5_GiB, 1},  {"7g.80gb", 7, 79.25_GiB, 1}}};
 // Uncertain: only 1g.12gb (10.62 GiB) was found measured; the rest are the names' figures,
 // read as GiB like the device's own memory (so at most the 94 GiB the GPU has).
-inline constexpr std::array<mig_profile, max_mig_profiles> h100_94gb{{
+inline constexpr std::array<mig_profile, 6> h100_94gb{{
     {"1g.12gb", 1, 12.0_GiB, 7}, {"1g.24gb", 1, 24.0_GiB, 4}, {"2g.24gb", 2, 24.0_GiB, 3},
     {"3g.47gb", 3, 47.0_GiB, 2}, {"4g.47gb", 4, 47.0_GiB, 1}, {"7g.94gb", 7, 94.0_GiB, 1}}};
 // Uncertain: the names' figures as GiB (one transcript shows 1g.18gb at 16 GiB, 7g.141gb at
 // 140 GiB).
-inline constexpr std::array<mig_profile, max_mig_profiles> h200_141gb{{
+inline constexpr std::array<mig_profile, 6> h200_141gb{{
     {"1g.18gb", 1, 18.0_GiB, 7}, {"1g.35gb", 1, 35.0_GiB, 4}, {"2g.35gb", 2, 35.0_GiB, 3},
     {"3g.71gb", 3, 71.0_GiB, 2}, {"4g.71gb", 4, 71.0_GiB, 1}, {"7g.141gb", 7, 141.0_GiB, 1}}};
 // Uncertain: seen in a cloud vendor's tooling; the names' figures as GiB.
-inline constexpr std::array<mig_profile, max_mig_profiles> b200_180gb{{
+inline constexpr std::array<mig_profile, 6> b200_180gb{{
     {"1g.23gb", 1, 23.0_GiB, 7}, {"1g.45gb", 1, 45.0_GiB, 4}, {"2g.45gb", 2, 45.0_GiB, 3},
     {"3g.90gb", 3, 90.0_GiB, 2}, {"4g.90gb", 4, 90.0_GiB, 1}, {"7g.180gb", 7, 180.0_GiB, 1}}};
 }  // namespace detail_mig
@@ -147,7 +150,7 @@ inline constexpr gpu_spec a100_40gb_sxm = [] {
     g.tdp = 400.0_W;                          // datasheet
     g.scale_up = nvlink3;                     // datasheet: NVLink 600 GB/s
     g.host = pcie_gen4_x16;                   // datasheet: PCIe Gen4 64 GB/s
-    g.mig = detail_mig::a100_40gb;            // MIG user guide: up to 7 instances @ 5 GB
+    g.mig = detail_mig::a100_40gb.data();     // MIG user guide: up to 7 instances @ 5 GB
     g.mig_count = 6;
     return g;
 }();
@@ -159,7 +162,7 @@ inline constexpr gpu_spec a100_80gb_sxm = [] {
     g.name = "A100 80GB SXM";
     g.memory = 80.0_GiB;                      // datasheet: 80 GB HBM2e
     g.memory_bandwidth = 2039.0_GB_per_s;     // datasheet: 2,039 GB/s
-    g.mig = detail_mig::a100_80gb;            // MIG user guide: up to 7 instances @ 10 GB
+    g.mig = detail_mig::a100_80gb.data();     // MIG user guide: up to 7 instances @ 10 GB
     return g;
 }();
 
@@ -193,7 +196,7 @@ inline constexpr gpu_spec h100_sxm = [] {
     g.tdp = 700.0_W;                          // datasheet: up to 700 W
     g.scale_up = nvlink4;                     // datasheet: NVLink 900 GB/s
     g.host = pcie_gen5_x16;                   // datasheet: PCIe Gen5 128 GB/s
-    g.mig = detail_mig::h100_80gb;            // MIG user guide: up to 7 instances @ 10 GB
+    g.mig = detail_mig::h100_80gb.data();     // MIG user guide: up to 7 instances @ 10 GB
     g.mig_count = 6;
     return g;
 }();
@@ -236,7 +239,7 @@ inline constexpr gpu_spec h100_nvl = [] {
     g.dense_peak.int8 = 1670.5_TFLOPS;        // uncertain: 3,341* TOPS sparse
     g.tdp = 400.0_W;                          // uncertain: 350–400 W; the maximum is taken
     g.scale_up = nvlink_bridge;               // datasheet: NVLink bridge 600 GB/s
-    g.mig = detail_mig::h100_94gb;            // MIG user guide: 7 instances @ 12 GB
+    g.mig = detail_mig::h100_94gb.data();     // MIG user guide: 7 instances @ 12 GB
     return g;
 }();
 
@@ -248,7 +251,7 @@ inline constexpr gpu_spec h200 = [] {
     g.memory = 141.0_GiB;                     // datasheet: 141 GB HBM3e
     g.memory_bandwidth = 4800.0_GB_per_s;     // datasheet: 4.8 TB/s
     g.tdp = 700.0_W;                          // datasheet: up to 700 W (configurable)
-    g.mig = detail_mig::h200_141gb;           // MIG user guide: 7 instances @ 18 GB
+    g.mig = detail_mig::h200_141gb.data();    // MIG user guide: 7 instances @ 18 GB
     return g;
 }();
 
@@ -272,7 +275,7 @@ inline constexpr gpu_spec b200 = [] {
     g.tdp = 1000.0_W;                         // uncertain: 1,000 W (HGX B200)
     g.scale_up = nvlink5;                     // HGX B200 datasheet: NVLink 5, 1.8 TB/s
     g.host = pcie_gen5_x16;                   // HGX B200: PCIe Gen5
-    g.mig = detail_mig::b200_180gb;           // uncertain (see detail_mig)
+    g.mig = detail_mig::b200_180gb.data();    // uncertain (see detail_mig)
     g.mig_count = 6;
     return g;
 }();
@@ -295,9 +298,10 @@ inline constexpr gpu_spec gb200 = [] {
     g.dense_peak.int8 = 5000.0_TFLOPS;        // uncertain: NVL72 720 POPS* sparse ÷ 72 ÷ 2
     g.dense_peak.fp4 = 10000.0_TFLOPS;        // uncertain: NVL72 1,440 PF* sparse ÷ 72 ÷ 2
     g.tdp = 1200.0_W;                         // uncertain: up to 1,200 W per GPU (superchip ~2,700 W)
-    g.scale_up = nvlink5;                     // NVL72 datasheet: NVLink 5, 1.8 TB/s per GPU
+    g.scale_up = nvlink5_nvl72;               // NVL72 datasheet: NVLink 5, 1.8 TB/s, 72 GPUs
     g.host = nvlink_c2c;                      // NVL72 datasheet: NVLink-C2C to Grace
-    g.mig_count = 0;                          // not catalogued
+    g.mig = nullptr;                          // not catalogued
+    g.mig_count = 0;
     return g;
 }();
 
@@ -345,7 +349,9 @@ inline constexpr gpu_spec tpu_v5e = [] {
     g.dense_peak.int8 = 394.0_TFLOPS;         // Google: 393–394 TOPS by revision
     // Inter-chip interconnect: 1,600 Gbps (older doc) and 400 GB/s bidirectional (newer doc)
     // agree if the former is per direction: 200 GB/s each way. Latency uncertain: ~1–5 µs.
-    g.scale_up = link_spec{"ICI (v5e)", 1600.0_Gb_per_s, 3.0_us};
+    // Span: a v5e pod is 256 chips in a 2D torus (Google). Collective efficiency uncertain: no
+    // published bus-bandwidth measurement was found, so it is left at the ideal, 1.
+    g.scale_up = link_spec{"ICI (v5e)", 1600.0_Gb_per_s, 3.0_us, 256, 1.0};
     return g;
 }();
 
@@ -361,7 +367,9 @@ inline constexpr gpu_spec tpu_v5p = [] {
     g.dense_peak.int8 = 918.0_TFLOPS;         // Google: 918 TOPS
     // ICI: 4,800 Gbps (older doc) and 1,200 GB/s bidirectional (newer doc) agree if the former
     // is per direction: 600 GB/s each way. Latency uncertain: ~1–5 µs.
-    g.scale_up = link_spec{"ICI (v5p)", 4800.0_Gb_per_s, 3.0_us};
+    // Span: a v5p pod is 8,960 chips in a 3D torus (Google). Collective efficiency uncertain, as
+    // for v5e: left at 1.
+    g.scale_up = link_spec{"ICI (v5p)", 4800.0_Gb_per_s, 3.0_us, 8960, 1.0};
     return g;
 }();
 

@@ -1,4 +1,5 @@
-// catalog/links.hpp: the links GPUs talk over, from their specifications
+// catalog/links.hpp: the links GPUs talk over, from their specifications, with the GPUs each
+// joins and the fraction of its bandwidth collectives reach
 #pragma once
 
 #include "../hardware.hpp"
@@ -12,83 +13,148 @@ namespace catalog {
 // Latency is the per-message start-up time of an α-β model. Datasheets do not print it for
 // collectives, so every latency here is uncertain: it is an order-of-magnitude planning figure,
 // with the range in the comment, and callers with measurements (nccl-tests) should pass their own.
+// Span is how many GPUs the link joins into one domain (0: not a GPU-to-GPU domain).
+// Collective efficiency is nccl-tests' bus bandwidth at large messages (8 GB) over the link's
+// per-direction bandwidth; doc/PERFORMANCE.md in github.com/NVIDIA/nccl-tests defines busbw so
+// that it compares with the hardware's peak whatever the number of ranks. Sources are vendors'
+// published runs, NVIDIA's NCCL maintainers' answers in the nccl and nccl-tests issue trackers
+// (cited by number), and NCCL's own model of each link (src/graph/topo.h and topo.cc in
+// github.com/NVIDIA/nccl). Measurements without NVLink SHARP: its in-switch reduction reaches a
+// busbw above the line rate (480 GB/s on 8 H100/H200, 450 GB/s each way), which is a
+// property of the algorithm, not of the link.
 
 /// NVLink 3 (A100): 12 links × 50 GB/s = 600 GB/s bidirectional (NVIDIA A100 datasheet).
 /// Latency uncertain: ~2–5 µs for a small NCCL message within a node.
 inline constexpr link_spec nvlink3 = [] {
     using namespace literals;
-    return link_from_bidirectional("NVLink 3", 600.0_GB_per_s, 3.0_us);
+    link_spec l = link_from_bidirectional("NVLink 3", 600.0_GB_per_s, 3.0_us);
+    l.span = 8;  // NVIDIA DGX A100 datasheet: 8 A100s joined by 6 NVSwitches
+    // All-reduce busbw 231.6 GB/s on 8 A100 SXM 80GB (Azure AI benchmarking guide,
+    // Azure_Results/ND_A100_v4_results.md); ~230 GB/s expected by NCCL's maintainer (NVIDIA/
+    // nccl-tests#149). Uncertain: 0.77–0.80 (NCCL's model: 20 of 25 GB/s per NVLink 3 link).
+    l.collective_efficiency = 0.77;
+    return l;
 }();
 
 /// NVLink 4 (H100/H200 SXM): 18 links × 50 GB/s = 900 GB/s bidirectional (NVIDIA H100
 /// datasheet; 450 GB/s each way). Latency uncertain: ~2–5 µs.
 inline constexpr link_spec nvlink4 = [] {
     using namespace literals;
-    return link_from_bidirectional("NVLink 4", 900.0_GB_per_s, 3.0_us);
+    link_spec l = link_from_bidirectional("NVLink 4", 900.0_GB_per_s, 3.0_us);
+    l.span = 8;  // NVIDIA DGX H100 datasheet: 8 H100s joined by 4 NVSwitches
+    // ~370 GB/s of busbw on 8 H100 with the ring algorithm, "~20%" protocol overhead (NCCL's
+    // maintainer, NVIDIA/nccl-tests#212); NCCL's model: 20.6 of 25 GB/s per NVLink 4 link, 0.824.
+    l.collective_efficiency = 0.82;
+    return l;
 }();
 
-/// NVLink 5 (Blackwell): 1.8 TB/s bidirectional per GPU (NVIDIA HGX B200 and GB200 NVL72
-/// datasheets). Latency uncertain: ~2–5 µs.
+/// NVLink 5 in an HGX B200 board: 1.8 TB/s bidirectional per GPU (NVIDIA HGX B200 datasheet).
+/// Latency uncertain: ~2–5 µs.
 inline constexpr link_spec nvlink5 = [] {
     using namespace literals;
-    return link_from_bidirectional("NVLink 5", 1.8_TB_per_s, 3.0_us);
+    link_spec l = link_from_bidirectional("NVLink 5", 1.8_TB_per_s, 3.0_us);
+    l.span = 8;  // NVIDIA DGX B200 datasheet: 8 B200s joined by 2 NVSwitch chips
+    // Ring all-reduce busbw 679.6 GB/s on 4 GB200 GPUs (Azure AI benchmarking guide,
+    // Azure_Results/ND_GB200_v6_results.md), 0.755 of 900. Uncertain: 0.76–0.80 (NCCL's
+    // model: 40.1 of 50 GB/s per NVLink 5 link).
+    l.collective_efficiency = 0.76;
+    return l;
+}();
+
+/// NVLink 5 across a GB200 NVL72 rack: the same 1.8 TB/s per GPU, with NVLink Switch trays
+/// joining all 72 GPUs (NVIDIA GB200 NVL72 datasheet: 72 GPUs, 130 TB/s). Latency uncertain:
+/// ~2–5 µs.
+inline constexpr link_spec nvlink5_nvl72 = [] {
+    link_spec l = nvlink5;
+    l.name = "NVLink 5 (NVL72)";
+    l.span = 72;  // GB200 NVL72 datasheet: one NVLink domain of 72 GPUs
+    return l;     // efficiency: nvlink5's, itself measured on an NVL72 rack's 4-GPU VM
 }();
 
 /// NVLink bridge for PCIe cards (A100 PCIe, H100 PCIe/NVL): 600 GB/s bidirectional between a
 /// pair of GPUs (NVIDIA A100 and H100 datasheets). Latency uncertain: ~2–5 µs.
 inline constexpr link_spec nvlink_bridge = [] {
     using namespace literals;
-    return link_from_bidirectional("NVLink bridge", 600.0_GB_per_s, 3.0_us);
+    link_spec l = link_from_bidirectional("NVLink bridge", 600.0_GB_per_s, 3.0_us);
+    l.span = 2;  // A100 datasheet: "NVLink Bridge for 2 GPUs"; H100 NVL: a bridged pair
+    // Uncertain: NVLink 3's measured fraction (see nvlink3). 0.69 on a bridged A100 PCIe pair
+    // (208 GB/s, a user's run in NVIDIA/nccl-tests#178) to 0.82 (NVLink 4, H100 bridges).
+    l.collective_efficiency = 0.77;
+    return l;
 }();
 
 /// AMD Infinity Fabric (MI300X/MI325X): 7 links × 128 GB/s = 896 GB/s bidirectional
 /// (AMD Instinct MI300X datasheet). Latency uncertain: ~2–5 µs.
 inline constexpr link_spec infinity_fabric = [] {
     using namespace literals;
-    return link_from_bidirectional("Infinity Fabric", 896.0_GB_per_s, 3.0_us);
+    link_spec l = link_from_bidirectional("Infinity Fabric", 896.0_GB_per_s, 3.0_us);
+    l.span = 8;  // AMD Instinct MI300X platform datasheet: 8 GPUs, each linked to the other 7
+    // Uncertain: ~48 of each xGMI link's 64 GB/s is usable after CRC and protocol overhead (AMD
+    // ROCm blog, "Understanding RCCL Bandwidth and xGMI Performance on AMD Instinct MI300X",
+    // 2025-03-02). A per-link figure, not an all-reduce busbw; no AMD busbw was found.
+    l.collective_efficiency = 0.75;
+    return l;
 }();
+
+// PCIe, for every generation: NCCL rates a PCIe link at lanes × GT/s × 0.75 / 8 (12, 24 and
+// 48 GB/s for Gen3, Gen4 and Gen5 x16; kvDictPciGen in src/graph/topo.cc), 0.76 of the coded
+// rate. Uncertain: 0.44 (28 GB/s of busbw on 8 Gen5 GPUs behind PCIe switches, "determined by
+// the bandwidth your CPU and memory can deliver", NCCL's maintainer in NVIDIA/nccl#1639) to
+// 0.83 (a host-to-device copy: 26.3 of 31.5 GB/s on Gen4, 52 of 63 GB/s on Gen5, Azure AI
+// benchmarking guide, ND A100 v4 and ND H200 v5 nvbandwidth).
+inline constexpr double pcie_collective_efficiency = 0.76;
 
 /// PCIe Gen3 x16: 8 GT/s × 16 lanes, 128b/130b coding = 15.75 GB/s each way (PCI-SIG PCIe 3.0
 /// specification; derived). Latency uncertain: ~1–10 µs for a small transfer.
 inline constexpr link_spec pcie_gen3_x16 = [] {
     using namespace literals;
-    return link_spec{"PCIe Gen3 x16", 15.75_GB_per_s, 5.0_us};
+    return link_spec{"PCIe Gen3 x16", 15.75_GB_per_s, 5.0_us, 0, pcie_collective_efficiency};
 }();
 
 /// PCIe Gen4 x16: 16 GT/s × 16 lanes = 31.5 GB/s each way, printed as 64 GB/s bidirectional
 /// (PCI-SIG; NVIDIA A100 datasheet). Latency uncertain: ~1–10 µs.
 inline constexpr link_spec pcie_gen4_x16 = [] {
     using namespace literals;
-    return link_spec{"PCIe Gen4 x16", 31.5_GB_per_s, 5.0_us};
+    return link_spec{"PCIe Gen4 x16", 31.5_GB_per_s, 5.0_us, 0, pcie_collective_efficiency};
 }();
 
 /// PCIe Gen5 x16: 32 GT/s × 16 lanes = 63 GB/s each way, printed as 128 GB/s bidirectional
 /// (PCI-SIG; NVIDIA H100 datasheet). Latency uncertain: ~1–10 µs.
 inline constexpr link_spec pcie_gen5_x16 = [] {
     using namespace literals;
-    return link_spec{"PCIe Gen5 x16", 63.0_GB_per_s, 5.0_us};
+    return link_spec{"PCIe Gen5 x16", 63.0_GB_per_s, 5.0_us, 0, pcie_collective_efficiency};
 }();
 
 /// NVLink-C2C between a Grace CPU and its GPU: 900 GB/s bidirectional (NVIDIA GB200 NVL72
 /// datasheet). Latency uncertain: ~1–5 µs.
 inline constexpr link_spec nvlink_c2c = [] {
     using namespace literals;
-    return link_from_bidirectional("NVLink-C2C", 900.0_GB_per_s, 2.0_us);
+    link_spec l = link_from_bidirectional("NVLink-C2C", 900.0_GB_per_s, 2.0_us);
+    // Uncertain: collectives run over NVLink 5, not this link; the one figure found is a copy,
+    // host to device 201 GB/s of 450 (Azure AI benchmarking guide, ND GB200 v6 nvbandwidth).
+    l.collective_efficiency = 0.45;
+    return l;
 }();
 
-/// InfiniBand NDR, one 400 Gb/s port = 50 GB/s each way (NVIDIA ConnectX-7 datasheet); about
-/// 46–48 GB/s is measured in practice. Latency uncertain: ~2–10 µs for a small NCCL message
-/// across nodes (the switch hop alone is well under 1 µs).
+// Networks: a ConnectX-7 NIC at NDR rate "should achieve up to 48-49GB/s per NIC" (NCCL's
+// maintainers, NVIDIA/nccl-tests#267), 0.96–0.98 of 50 GB/s; a DGX A100 with 8 HDR NICs
+// measures 192 GB/s of all-reduce busbw, 0.96 of 200 (NVIDIA/nccl#812, quoted in #1576); NCCL's
+// model of a 100 Gb/s NIC is 12 of 12.5 GB/s, 0.96 (NET_BW in src/graph/topo.h).
+inline constexpr double nic_collective_efficiency = 0.96;
+
+/// InfiniBand NDR, one 400 Gb/s port = 50 GB/s each way (NVIDIA ConnectX-7 datasheet).
+/// Latency uncertain: ~2–10 µs for a small NCCL message across nodes (the switch hop alone is
+/// well under 1 µs).
 inline constexpr link_spec infiniband_ndr = [] {
     using namespace literals;
-    return link_spec{"InfiniBand NDR 400G", 400.0_Gb_per_s, 5.0_us};
+    return link_spec{"InfiniBand NDR 400G", 400.0_Gb_per_s, 5.0_us, 0, nic_collective_efficiency};
 }();
 
 /// InfiniBand HDR, one 200 Gb/s port = 25 GB/s each way (NVIDIA ConnectX-6 datasheet).
 /// Latency uncertain: ~2–10 µs.
 inline constexpr link_spec infiniband_hdr = [] {
     using namespace literals;
-    return link_spec{"InfiniBand HDR 200G", 200.0_Gb_per_s, 5.0_us};
+    return link_spec{"InfiniBand HDR 200G", 200.0_Gb_per_s, 5.0_us, 0, nic_collective_efficiency};
 }();
 
 /// AWS EFA on p5.48xlarge: 3,200 Gb/s per instance over 32 interfaces of 100 Gb/s (AWS EC2
@@ -96,13 +162,18 @@ inline constexpr link_spec infiniband_hdr = [] {
 /// GPU. Latency uncertain: ~10–30 µs for a small message.
 inline constexpr link_spec efa_400g = [] {
     using namespace literals;
-    return link_spec{"EFA 400G (per GPU)", 400.0_Gb_per_s, 15.0_us};
+    // Uncertain: AWS publishes no nccl-tests busbw for p5; InfiniBand's figure is taken. 0.59
+    // was measured on first-generation EFA (4 × p4dn.24xlarge, 29.6 of 50 GB/s, NVIDIA/nccl#527).
+    return link_spec{"EFA 400G (per GPU)", 400.0_Gb_per_s, 15.0_us, 0, nic_collective_efficiency};
 }();
 
 /// 100 Gb Ethernet = 12.5 GB/s each way (IEEE 802.3). Latency uncertain: ~10–50 µs with TCP.
 inline constexpr link_spec ethernet_100g = [] {
     using namespace literals;
-    return link_spec{"Ethernet 100G", 100.0_Gb_per_s, 25.0_us};
+    // Uncertain: NCCL's model of a 100 Gb/s NIC (0.96; 12.2 GB/s "is as good as you can get"
+    // on one, NVIDIA/nccl-tests#29, over InfiniBand). TCP sockets may reach less; no published
+    // busbw was found.
+    return link_spec{"Ethernet 100G", 100.0_Gb_per_s, 25.0_us, 0, nic_collective_efficiency};
 }();
 
 }  // namespace catalog

@@ -1,0 +1,113 @@
+// hardware/link.hpp: what a link between devices carries: bandwidth each way, start-up latency,
+// how many GPUs it joins, and the fraction of its bandwidth collectives reach
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "../detail/checks.hpp"
+#include "../error.hpp"
+#include "../units.hpp"
+
+namespace gpucalc {
+
+/// A point-to-point link. Datasheets print the bidirectional sum (NVLink 4: 900 GB/s); this
+/// holds one direction (450 GB/s), the figure a ring collective or a copy actually sees.
+struct link_spec {
+    std::string_view name{};
+    bandwidth per_direction{};  ///< zero means no such link
+    duration latency{};         ///< per-message start-up time (the α of an α-β model)
+    /// How many GPUs the link joins into one domain, within which collectives run over it:
+    /// 2 for an NVLink bridge, 8 for the NVSwitches of an HGX board, 72 for a GB200 NVL72 rack.
+    /// 0 (the default) for a link that is not a GPU-to-GPU domain (a host link, a NIC) or whose
+    /// reach is unknown; such a link is never taken as a node's intra-node link by default.
+    std::int32_t span = 0;
+    /// The fraction of per_direction that collectives reach: nccl-tests' bus bandwidth
+    /// ("busbw", doc/PERFORMANCE.md) over the link's bandwidth, in (0, 1]. 1 (the default) is the
+    /// ideal, for a link whose per_direction is already a measured bus bandwidth; the catalog's
+    /// links carry published measurements (docs/hardware.md).
+    double collective_efficiency = 1.0;
+};
+
+/// Two links are equal when every field is.
+constexpr bool operator==(const link_spec& a, const link_spec& b) {
+    return a.name == b.name && a.per_direction == b.per_direction && a.latency == b.latency &&
+           a.span == b.span && a.collective_efficiency == b.collective_efficiency;
+}
+constexpr bool operator!=(const link_spec& a, const link_spec& b) { return !(a == b); }
+
+namespace detail {
+
+/// Where a field sits in what the caller wrote: the function called and the member path to the
+/// field, in two parts so that paths compose without building strings: a check of a cluster's
+/// GPU names its scale-up link's bandwidth "node.gpu." "scale_up." "per_direction".
+struct field_path {
+    const char* function;
+    const char* prefix = "";
+    const char* member = "";
+};
+
+/// The path's text, built only on the way to an error.
+GPUCALC_DETAIL_COLD inline std::string path_text(const field_path& at, const char* field) {
+    return std::string(at.prefix) + at.member + field;
+}
+
+template <class Quantity>
+constexpr void require_positive_at(const field_path& at, const char* field, const Quantity& q) {
+    if (!(q > Quantity{} && q.value() <= largest_finite)) {
+        require_positive(at.function, path_text(at, field).c_str(), q);
+    }
+}
+
+template <class Quantity>
+constexpr void require_non_negative_at(const field_path& at, const char* field, const Quantity& q) {
+    if (!(q >= Quantity{} && q.value() <= largest_finite)) {
+        require_non_negative(at.function, path_text(at, field).c_str(), q);
+    }
+}
+
+constexpr void require_fraction_at(const field_path& at, const char* field, double value) {
+    if (!(value > 0.0 && value <= 1.0)) {
+        require_fraction(at.function, path_text(at, field).c_str(), value);
+    }
+}
+
+constexpr void require_count_at(const field_path& at, const char* field, long long value) {
+    if (value < 1 || value > largest_count) {
+        require_count(at.function, path_text(at, field).c_str(), value);
+    }
+}
+
+/// Rejects a link no hardware could have: a negative or non-finite bandwidth or latency, a
+/// negative span or a span of one GPU, or an efficiency outside (0, 1].
+constexpr void check(const link_spec& link, const field_path& at) {
+    require_non_negative_at(at, "per_direction", link.per_direction);
+    require_non_negative_at(at, "latency", link.latency);
+    if (link.span < 0 || link.span == 1) {
+        throw_invalid(at.function, path_text(at, "span").c_str(), static_cast<double>(link.span),
+                      "", "must be 0 (not a GPU domain) or >= 2 (a link joins two GPUs or more)");
+    }
+    require_fraction_at(at, "collective_efficiency", link.collective_efficiency);
+}
+
+}  // namespace detail
+
+/// A link from the bidirectional aggregate a datasheet prints.
+constexpr link_spec link_from_bidirectional(std::string_view name, bandwidth both_directions,
+                                            duration latency) {
+    detail::require_non_negative("link_from_bidirectional", "both_directions", both_directions);
+    detail::require_non_negative("link_from_bidirectional", "latency", latency);
+    return {name, 0.5 * both_directions, latency};
+}
+
+/// The bandwidth collectives reach over `link` in one direction: per_direction ×
+/// collective_efficiency. This is the figure nccl-tests reports as bus bandwidth, which its
+/// doc/PERFORMANCE.md defines so that it compares with the hardware's peak whatever the number
+/// of ranks; a collective's time follows from it with the collective's own factor.
+constexpr bandwidth bus_bandwidth(const link_spec& link) {
+    detail::check(link, detail::field_path{"bus_bandwidth"});
+    return link.collective_efficiency * link.per_direction;
+}
+
+}  // namespace gpucalc
