@@ -14,6 +14,7 @@
 #include "memory.hpp"
 #include "model.hpp"
 #include "parallelism.hpp"
+#include "parallelism/costs.hpp"
 #include "precision.hpp"
 #include "roofline.hpp"
 #include "units.hpp"

@@ -29,6 +29,59 @@ constexpr std::string_view to_string(recompute r) {
     return "unknown";
 }
 
+/// Which (query, key) pairs attention work counts.
+enum class pair_count {
+    /// Every query scores every key it may see: the convention MFU is reported in (Narayanan et
+    /// al. 2021 §5.1 and Chowdhery et al. 2022 App. B count all keys, not half for a causal mask),
+    /// and the work of a bidirectional mask.
+    all_keys,
+    /// Each new query scores only the keys up to itself: the work a causal kernel does, since it
+    /// skips the masked blocks (Dao et al. 2022 §3.1). Time estimates count this.
+    causal,
+};
+
+constexpr std::string_view to_string(pair_count c) {
+    return c == pair_count::all_keys ? "all_keys" : "causal";
+}
+
+namespace detail {
+/// attention_pairs() for a checked model and counts.
+constexpr double attention_pairs_unchecked(const transformer& m, std::int64_t queries,
+                                           std::int64_t keys, pair_count counted) {
+    const double q = static_cast<double>(queries);
+    const double cached = static_cast<double>(keys - queries);
+    const double window = m.sliding_window > 0 ? static_cast<double>(m.sliding_window)
+                                               : static_cast<double>(keys);
+    if (counted == pair_count::all_keys) {
+        return q * (static_cast<double>(keys) < window ? static_cast<double>(keys) : window);
+    }
+    // Query i (1-based) sees cached + i keys, capped at the window.
+    const double uncapped_until = window - cached;  // last i below the cap
+    if (uncapped_until >= q) return q * cached + q * (q + 1.0) / 2.0;
+    if (uncapped_until <= 0.0) return q * window;
+    const double n = uncapped_until;
+    return n * cached + n * (n + 1.0) / 2.0 + (q - n) * window;
+}
+}  // namespace detail
+
+/// (query, key) pairs one layer's attention scores per sequence when `queries` new tokens follow
+/// `keys − queries` cached ones, counted as `counted` says, each query's keys capped by a sliding
+/// window (derived). The one count every attention FLOP in gpucalc comes from: 4 × pairs ×
+/// heads × head_dim FLOPs per layer for QKᵀ and ·V (Narayanan et al. 2021, §5.1).
+constexpr double attention_pairs(const transformer& m, std::int64_t queries, std::int64_t keys,
+                                 pair_count counted) {
+    constexpr const char* function = "attention_pairs";
+    detail::check_shape(m, function);
+    detail::require_count(function, "queries", queries);
+    detail::require_count(function, "keys", keys);
+    if (queries > keys) {
+        detail::throw_invalid(function, "queries", static_cast<double>(queries), "",
+                              "must not exceed keys = ", static_cast<double>(keys),
+                              " (the new tokens are among the keys)");
+    }
+    return detail::attention_pairs_unchecked(m, queries, keys, counted);
+}
+
 /// Forward-pass FLOPs for one token, split by where they go. Matmul FLOPs only (2 per
 /// multiply-add); norms, softmax and element-wise work are left out, as in Narayanan et al. 2021.
 struct forward_flops {
@@ -49,8 +102,8 @@ GPUCALC_DETAIL_INLINE constexpr forward_flops forward_flops_unchecked(const chec
     const double q_width = static_cast<double>(q_width_of(cm));
     forward_flops f{};
     f.layers = make<flops>(2.0 * weights_per_layer * static_cast<double>(m.layers));
-    f.attention = make<flops>(4.0 * static_cast<double>(attended_tokens(m, context)) * q_width *
-                              static_cast<double>(m.layers));
+    const double pairs = attention_pairs_unchecked(m, 1, context, pair_count::all_keys);
+    f.attention = make<flops>(4.0 * pairs * q_width * static_cast<double>(m.layers));
     f.lm_head = make<flops>(2.0 * static_cast<double>(m.vocab * m.hidden));
     f.total = f.layers + f.attention + f.lm_head;
     return f;

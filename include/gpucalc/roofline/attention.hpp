@@ -14,26 +14,6 @@
 
 namespace gpucalc {
 
-namespace detail {
-/// (query, key) pairs the attention core scores when `queries` new tokens follow
-/// `keys − queries` cached ones: all pairs, or with a causal mask Σ over the new tokens of the
-/// keys up to each, every count capped by a sliding window (derived).
-constexpr double attended_pairs(const transformer& m, std::int64_t queries, std::int64_t keys,
-                                bool causal) {
-    const double q = static_cast<double>(queries);
-    const double cached = static_cast<double>(keys - queries);
-    const double window = m.sliding_window > 0 ? static_cast<double>(m.sliding_window)
-                                               : static_cast<double>(keys);
-    if (!causal) return q * (static_cast<double>(keys) < window ? static_cast<double>(keys) : window);
-    // Query i (1-based) sees cached + i keys, capped at the window.
-    const double uncapped_until = window - cached;  // last i below the cap
-    if (uncapped_until >= q) return q * cached + q * (q + 1.0) / 2.0;
-    if (uncapped_until <= 0.0) return q * window;
-    const double n = uncapped_until;
-    return n * cached + n * (n + 1.0) / 2.0 + (q - n) * window;
-}
-}  // namespace detail
-
 /// Query rows FlashAttention processes per block of K and V it streams (its B_r). FlashAttention
 /// re-reads K and V once per query block, Θ(N²d²/M) traffic (Dao et al. 2022, Theorem 2);
 /// FlashAttention-2 uses 64–128-row blocks (Dao 2023, §3.3). Uncertain: 64–128; 128 planned.
@@ -67,7 +47,8 @@ constexpr op_cost attention_cost(const transformer& m, std::int64_t batch, std::
     const detail::attention_widths w = detail::attention_widths_per_gpu(cm, tensor_parallel);
     const double b = static_cast<double>(batch);
     const double q = static_cast<double>(queries);
-    const double pairs = detail::attended_pairs(m, queries, keys, causal);
+    const double pairs = detail::attention_pairs_unchecked(
+        m, queries, keys, causal ? pair_count::causal : pair_count::all_keys);
     const double k = static_cast<double>(attended_tokens(m, keys));
     const double heads = static_cast<double>(m.heads) / static_cast<double>(tensor_parallel);
     double elements = b * 2.0 * q * w.q;  // Q in, O out

@@ -192,7 +192,8 @@ GPUCALC_DETAIL_HOT constexpr prefill_estimate prefill(const checked_model& cm, c
     const double b = static_cast<double>(s.batch);
     const double n = static_cast<double>(s.prompt);
     const forward_flops one = detail::forward_flops_unchecked(cm, 1);  // attention per key: one key
-    const double pairs = detail::attended_pairs(m, s.prompt, s.prompt, s.causal);
+    const double pairs = detail::attention_pairs_unchecked(
+        m, s.prompt, s.prompt, s.causal ? pair_count::causal : pair_count::all_keys);
     prefill_estimate r{};
     r.flops = (b / t) * (n * one.layers + pairs * one.attention + one.lm_head);
     // Every prompt token's K and V are written (a sliding-window cache overwrites in place).

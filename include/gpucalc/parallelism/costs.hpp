@@ -1,0 +1,237 @@
+// parallelism/costs.hpp: what one layer and one pipeline stage of a layout cost on one GPU:
+// FLOPs split into GEMM and attention, forward and backward, the weight bytes, and the buffers
+// each parallelism's collectives move
+#pragma once
+
+#include <cstdint>
+
+#include "../detail/checks.hpp"
+#include "../model.hpp"
+#include "../parallelism.hpp"
+#include "../precision.hpp"
+#include "../units.hpp"
+
+namespace gpucalc {
+
+/// One pass of the model over a batch on one GPU: `batch` sequences, each adding `queries` new
+/// tokens after `keys − queries` cached ones, of which `outputs` per sequence reach the output
+/// head. Training and prefill: queries = keys = the sequence (outputs = the sequence in
+/// training, 1 in prefill); decode: queries = 1, keys = the context, outputs = 1. `counted` says
+/// which (query, key) pairs the attention FLOPs count (pair_count).
+struct pass_shape {
+    std::int64_t batch = 1;
+    std::int64_t queries = 1;
+    std::int64_t keys = 1;
+    std::int64_t outputs = 1;
+    pair_count counted = pair_count::causal;
+};
+
+/// The storage formats a cost is priced in: linear-layer weights; the embedding, the output head
+/// and the norms (quantized models keep them at 16 bits); the activations the collectives carry;
+/// and the gradients data parallelism reduces.
+struct cost_formats {
+    storage_format weights = formats::bf16;
+    storage_format embeddings = formats::bf16;
+    storage_format activations = formats::bf16;
+    storage_format gradients = formats::bf16;
+};
+
+/// One transformer layer's work for a pass on one GPU of a layout (its TP rank's share, its EP
+/// rank's experts). FLOPs count matmuls only, 2 per multiply-add, as Narayanan et al. 2021 do.
+/// The communication fields are the buffers each collective works on, per forward pass; the
+/// backward pass runs the same collectives on gradients of the same size (Shoeybi et al. 2019
+/// §3; Korthikanti et al. 2022 §4.2.2). How long a buffer takes on a link (a ring all-reduce moves
+/// 2(n − 1)/n of it per GPU) is the scaling module's question, not this one's.
+struct layer_cost {
+    /// Weight matmuls of the active experts: 2 × tokens × weights ÷ TP (Kaplan et al. 2020 §2.1).
+    flop_count forward_gemm{};
+    /// QKᵀ and ·V: 4 × pairs × heads × head_dim ÷ TP (Narayanan et al. 2021 §5.1).
+    flop_count forward_attention{};
+    /// Twice the forward: gradients with respect to the inputs and to the weights (Kaplan et al.
+    /// 2020 §2.1; Narayanan et al. 2021 §5.1).
+    flop_count backward_gemm{};
+    flop_count backward_attention{};
+    /// The layer's weights on this GPU (its experts, its TP share; norms and router replicated).
+    data_size weights{};
+    /// The layer's gradients this GPU reduces across the data-parallel ranks: every weight it
+    /// holds, in the gradient format (Rajbhandari et al. 2020, ZeRO §7: a data-parallel step
+    /// all-reduces the gradients; ZeRO-2 and -3 reduce-scatter the same buffer).
+    data_size gradients{};
+    /// What the layer hands on: batch × queries × hidden activations. A pipeline stage sends its
+    /// last layer's to the next stage, once forward and once backward (Narayanan et al. 2021 §2.2).
+    data_size output_activations{};
+    /// TP without sequence parallelism: two all-reduces of batch × queries × hidden per forward,
+    /// after attention and after the MLP (Shoeybi et al. 2019 §3, the g operator).
+    data_size tensor_all_reduce{};
+    /// TP with sequence parallelism: each all-reduce becomes an all-gather before the block and a
+    /// reduce-scatter after it, on the same full-size buffers: two of each per forward
+    /// (Korthikanti et al. 2022 §4.2.2), so the volume equals the all-reduces'.
+    data_size sequence_all_gather{};
+    data_size sequence_reduce_scatter{};
+    /// MoE with expert parallelism: each token's hidden state goes to each of its k experts and
+    /// comes back, two all-to-alls of batch × queries × k × hidden per forward (dispatch and
+    /// combine; Lepikhin et al. 2021, GShard; Fedus et al. 2022, Switch Transformers).
+    data_size expert_all_to_all{};
+};
+
+/// A pipeline stage's work for a pass on one GPU: its layers' costs summed, plus the input
+/// embedding on the first stage (a lookup: weights, no FLOPs) and the output head on the last
+/// (2 × outputs × vocab × hidden ÷ TP FLOPs forward, twice that backward).
+struct stage_cost {
+    std::int64_t layers = 0;
+    flop_count forward_gemm{};
+    flop_count forward_attention{};
+    flop_count backward_gemm{};
+    flop_count backward_attention{};
+    data_size weights{};
+    data_size gradients{};
+    /// What the stage sends the next one per pass (zero on the last stage).
+    data_size boundary_activations{};
+    data_size tensor_all_reduce{};
+    data_size sequence_all_gather{};
+    data_size sequence_reduce_scatter{};
+    data_size expert_all_to_all{};
+};
+
+namespace detail {
+constexpr void check_pass_shape(const pass_shape& p, const char* function) {
+    require_count(function, "pass.batch", p.batch);
+    require_count(function, "pass.queries", p.queries);
+    require_count(function, "pass.keys", p.keys);
+    require_count(function, "pass.outputs", p.outputs);
+    if (p.queries > p.keys) {
+        throw_invalid(function, "pass.queries", static_cast<double>(p.queries), "",
+                      "must not exceed pass.keys = ", static_cast<double>(p.keys),
+                      " (the new tokens are among the keys)");
+    }
+    if (p.outputs > p.queries) {
+        throw_invalid(function, "pass.outputs", static_cast<double>(p.outputs), "",
+                      "must not exceed pass.queries = ", static_cast<double>(p.queries), "");
+    }
+}
+
+/// layer_cost_of() for a model, layout and pass already checked.
+constexpr layer_cost layer_cost_unchecked(const checked_model& cm, const parallel_layout& par,
+                                          const pass_shape& pass, const cost_formats& f) {
+    const transformer& m = cm.spec();
+    const layer_parameters& p = cm.layer();
+    const double t = static_cast<double>(par.tensor);
+    const double h = static_cast<double>(m.hidden);
+    const double tokens = static_cast<double>(pass.batch) * static_cast<double>(pass.queries);
+    const double active_weights = static_cast<double>(
+        p.attention_weights + active_experts_of(m) * p.expert_weights + p.router);
+    const double pairs = attention_pairs_unchecked(m, pass.queries, pass.keys, pass.counted);
+
+    layer_cost c{};
+    c.forward_gemm = make<flops>(2.0 * tokens * active_weights / t);
+    c.forward_attention = make<flops>(4.0 * static_cast<double>(pass.batch) * pairs *
+                                      static_cast<double>(cm.q_width()) / t);
+    c.backward_gemm = 2.0 * c.forward_gemm;
+    c.backward_attention = 2.0 * c.forward_attention;
+
+    // The weights this GPU holds: weights_on_worst_stage's per-layer terms.
+    const stage_weights one = weights_on_worst_stage(cm, par.tensor, m.layers, par.expert);
+    const double norms = 2.0 * static_cast<double>(p.norm);
+    c.weights = storage_size(one.linear, f.weights) + storage_size(norms, f.embeddings);
+    c.gradients = storage_size(one.linear + norms, f.gradients);
+
+    const data_size hidden_states = storage_size(tokens * h, f.activations);
+    c.output_activations = hidden_states;
+    if (par.tensor > 1 && par.sequence_parallel) {
+        c.sequence_all_gather = 2.0 * hidden_states;
+        c.sequence_reduce_scatter = 2.0 * hidden_states;
+    } else if (par.tensor > 1) {
+        c.tensor_all_reduce = 2.0 * hidden_states;
+    }
+    if (m.experts > 1 && par.expert > 1) {
+        c.expert_all_to_all =
+            2.0 * static_cast<double>(m.experts_per_token) * hidden_states;
+    }
+    return c;
+}
+}  // namespace detail
+
+/// The cost of one layer of `m` for `pass` on one GPU of `layout` (see layer_cost). The layout
+/// is checked as for training: TP splits the heads, EP the experts.
+constexpr layer_cost layer_cost_of(const checked_model& m, const parallel_layout& layout,
+                                   const pass_shape& pass, const cost_formats& formats = {}) {
+    constexpr const char* function = "layer_cost_of";
+    detail::check(m, layout, function);
+    detail::check_pass_shape(pass, function);
+    return detail::layer_cost_unchecked(m, layout, pass, formats);
+}
+
+/// Layers on pipeline stage `stage` (0-based) of `pipeline`: the layers split as evenly as they
+/// go, the first layers mod pipeline stages taking one more (derived; Megatron-LM asks for an
+/// even split, which this gives when the pipeline divides the layers).
+constexpr std::int64_t layers_on_stage(const transformer& m, std::int64_t pipeline,
+                                       std::int64_t stage) {
+    constexpr const char* function = "layers_on_stage";
+    detail::check_shape(m, function);
+    detail::require_count(function, "pipeline", pipeline);
+    if (pipeline > m.layers) {
+        detail::throw_invalid(function, "pipeline", static_cast<double>(pipeline), "",
+                              "must not exceed layers = ", static_cast<double>(m.layers), "");
+    }
+    if (stage < 0 || stage >= pipeline) {
+        detail::throw_invalid(function, "stage", static_cast<double>(stage), "",
+                              "must be in [0, pipeline - 1 = ", static_cast<double>(pipeline - 1),
+                              "]");
+    }
+    return m.layers / pipeline + (stage < m.layers % pipeline ? 1 : 0);
+}
+
+/// The cost of pipeline stage `stage` (0-based) of `layout` for `pass` on one of its GPUs (see
+/// stage_cost). The first stage holds the token embedding (split over TP by vocabulary, as
+/// Megatron-LM's vocab-parallel embedding) and any learned position table; the last the final
+/// norm and the output head, which needs its own copy when tied and the ends are on different
+/// stages (as weights_on_worst_stage counts them).
+constexpr stage_cost stage_cost_of(const checked_model& cm, const parallel_layout& layout,
+                                   const pass_shape& pass, std::int64_t stage,
+                                   const cost_formats& formats = {}) {
+    constexpr const char* function = "stage_cost_of";
+    detail::check(cm, layout, function);
+    detail::check_pass_shape(pass, function);
+    const transformer& m = cm.spec();
+    const layer_cost one = detail::layer_cost_unchecked(cm, layout, pass, formats);
+    stage_cost s{};
+    s.layers = layers_on_stage(m, layout.pipeline, stage);
+    const double n = static_cast<double>(s.layers);
+    s.forward_gemm = n * one.forward_gemm;
+    s.forward_attention = n * one.forward_attention;
+    s.backward_gemm = n * one.backward_gemm;
+    s.backward_attention = n * one.backward_attention;
+    s.weights = n * one.weights;
+    s.gradients = n * one.gradients;
+    s.tensor_all_reduce = n * one.tensor_all_reduce;
+    s.sequence_all_gather = n * one.sequence_all_gather;
+    s.sequence_reduce_scatter = n * one.sequence_reduce_scatter;
+    s.expert_all_to_all = n * one.expert_all_to_all;
+
+    const double t = static_cast<double>(layout.tensor);
+    const double h = static_cast<double>(m.hidden);
+    const double table = static_cast<double>(m.vocab) * h / t;
+    const bool first = stage == 0;
+    const bool last = stage == layout.pipeline - 1;
+    double ends = 0.0;  // embedding-class elements on this stage
+    if (first) {
+        ends += table;
+        if (m.positions == position_kind::learned) ends += static_cast<double>(m.max_context) * h;
+    }
+    if (last) {
+        ends += static_cast<double>(cm.layer().norm);
+        // The head: its own matrix unless tied to an embedding on this same stage.
+        if (!(m.tied_embeddings && first)) ends += table;
+        const double outputs = static_cast<double>(pass.batch) * static_cast<double>(pass.outputs);
+        const flop_count head = make<flops>(2.0 * outputs * table);
+        s.forward_gemm += head;
+        s.backward_gemm += 2.0 * head;
+    } else {
+        s.boundary_activations = one.output_activations;
+    }
+    s.weights += storage_size(ends, formats.embeddings);
+    s.gradients += storage_size(ends, formats.gradients);
+    return s;
+}
+
+}  // namespace gpucalc
