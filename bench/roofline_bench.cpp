@@ -172,18 +172,21 @@ GPUCALC_DETAIL_INLINE inline double raw_weight_bytes_read(const gpucalc::checked
     return twin::storage(w.linear - unread_experts, linear) + twin::storage(head + norms, rest);
 }
 
-/// model/flops.hpp's detail::forward_flops_unchecked(), transliterated (its total).
-GPUCALC_DETAIL_INLINE inline double raw_forward_flops(const gpucalc::checked_model& cm, std::int64_t context) {
+/// parallelism/costs.hpp's detail::pass_forward_flops() for a decode step (one query per
+/// sequence over `context` keys, one output), transliterated in FLOPs.
+GPUCALC_DETAIL_INLINE inline double raw_decode_flops(const gpucalc::checked_model& cm, std::int64_t tp,
+                                                     std::int64_t batch, std::int64_t context) {
     const gpucalc::transformer& m = cm.spec();
-    const gpucalc::layer_parameters& p = detail::layer_parameters_of(cm);
-    const double weights_per_layer =
+    const gpucalc::layer_parameters& p = cm.layer();
+    const double t = static_cast<double>(tp);
+    const double tokens = static_cast<double>(batch) * 1.0;
+    const double active_weights =
         static_cast<double>(p.attention_weights + gpucalc::active_experts_of(m) * p.expert_weights + p.router);
-    const double q_width = static_cast<double>(gpucalc::q_width_of(cm));
-    const double layers = 2.0 * weights_per_layer * static_cast<double>(m.layers);
-    const double attention = 4.0 * static_cast<double>(gpucalc::attended_tokens(m, context)) * q_width *
-                             static_cast<double>(m.layers);
-    const double lm_head = 2.0 * static_cast<double>(m.vocab * m.hidden);
-    return layers + attention + lm_head;
+    const double pairs = detail::attention_pairs_unchecked(m, 1, context, gpucalc::pair_count::causal);
+    const double gemm = 2.0 * tokens * active_weights / t;
+    const double attention = 4.0 * static_cast<double>(batch) * pairs * static_cast<double>(cm.q_width()) / t;
+    const double table = static_cast<double>(m.vocab) * static_cast<double>(m.hidden) / t;
+    return static_cast<double>(m.layers) * (gemm + attention) + 2.0 * (static_cast<double>(batch) * 1.0) * table;
 }
 
 /// roofline/inference.hpp's decode_estimate, in seconds, FLOPs and bytes.
@@ -209,7 +212,6 @@ GPUCALC_DETAIL_INLINE inline void raw_check_pass(const gpucalc::checked_model& c
     const gpucalc::checked_model cm = gpucalc::check(m, function);
     raw_check_pass(cm, gpu, s, function);
     const std::int64_t tp = s.parallel.tensor;
-    const double t = static_cast<double>(tp);
     const double b = static_cast<double>(s.batch);
     raw_decode d{};
     d.weight_bytes = raw_weight_bytes_read(cm, tp, s.batch, s.weights, s.embeddings, false);
@@ -218,7 +220,7 @@ GPUCALC_DETAIL_INLINE inline void raw_check_pass(const gpucalc::checked_model& c
         b * (cached + 1.0) * detail::kv_elements_per_token(cm, tp, static_cast<double>(m.layers)),
         s.kv_cache);
     d.bytes = d.weight_bytes + d.kv_bytes;
-    d.flops = (b / t) * raw_forward_flops(cm, s.context);
+    d.flops = raw_decode_flops(cm, tp, s.batch, s.context);
     const raw_op_timing o =
         raw_op_time_unchecked({d.flops, d.bytes}, raw_peak(gpu, s.compute), gpu.memory_bandwidth, s.efficiency);
     d.compute_time = o.compute_time;

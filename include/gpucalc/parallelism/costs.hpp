@@ -110,22 +110,39 @@ constexpr void check_pass_shape(const pass_shape& p, const char* function) {
     }
 }
 
+/// One layer's forward FLOPs on one TP rank: its GEMMs and its attention core.
+struct layer_forward {
+    flop_count gemm{};
+    flop_count attention{};
+};
+
+GPUCALC_DETAIL_INLINE constexpr layer_forward layer_forward_flops(const checked_model& cm,
+                                                                  const parallel_layout& par,
+                                                                  const pass_shape& pass) {
+    const transformer& m = cm.spec();
+    const layer_parameters& p = cm.layer();
+    const double t = static_cast<double>(par.tensor);
+    const double tokens = static_cast<double>(pass.batch) * static_cast<double>(pass.queries);
+    const double active_weights = static_cast<double>(
+        p.attention_weights + active_experts_of(m) * p.expert_weights + p.router);
+    const double pairs = attention_pairs_unchecked(m, pass.queries, pass.keys, pass.counted);
+    return {make<flops>(2.0 * tokens * active_weights / t),
+            make<flops>(4.0 * static_cast<double>(pass.batch) * pairs *
+                        static_cast<double>(cm.q_width()) / t)};
+}
+
 /// layer_cost_of() for a model, layout and pass already checked.
 constexpr layer_cost layer_cost_unchecked(const checked_model& cm, const parallel_layout& par,
                                           const pass_shape& pass, const cost_formats& f) {
     const transformer& m = cm.spec();
     const layer_parameters& p = cm.layer();
-    const double t = static_cast<double>(par.tensor);
     const double h = static_cast<double>(m.hidden);
     const double tokens = static_cast<double>(pass.batch) * static_cast<double>(pass.queries);
-    const double active_weights = static_cast<double>(
-        p.attention_weights + active_experts_of(m) * p.expert_weights + p.router);
-    const double pairs = attention_pairs_unchecked(m, pass.queries, pass.keys, pass.counted);
+    const layer_forward forward = layer_forward_flops(cm, par, pass);
 
     layer_cost c{};
-    c.forward_gemm = make<flops>(2.0 * tokens * active_weights / t);
-    c.forward_attention = make<flops>(4.0 * static_cast<double>(pass.batch) * pairs *
-                                      static_cast<double>(cm.q_width()) / t);
+    c.forward_gemm = forward.gemm;
+    c.forward_attention = forward.attention;
     c.backward_gemm = 2.0 * c.forward_gemm;
     c.backward_attention = 2.0 * c.forward_attention;
 
@@ -148,6 +165,26 @@ constexpr layer_cost layer_cost_unchecked(const checked_model& cm, const paralle
             2.0 * static_cast<double>(m.experts_per_token) * hidden_states;
     }
     return c;
+}
+
+/// The output head's forward FLOPs for a pass on one TP rank: 2 × outputs × vocab × hidden ÷ TP.
+constexpr flop_count head_forward_flops(const transformer& m, const parallel_layout& par,
+                                        const pass_shape& pass) {
+    const double outputs = static_cast<double>(pass.batch) * static_cast<double>(pass.outputs);
+    const double table = static_cast<double>(m.vocab) * static_cast<double>(m.hidden) /
+                         static_cast<double>(par.tensor);
+    return make<flops>(2.0 * outputs * table);
+}
+
+/// A whole pass's forward FLOPs on one TP rank, all stages summed: every layer's forward FLOPs
+/// (layer_cost's) and the head's, as stage_cost_of counts them. Decode, prefill and the training-time estimate
+/// take their FLOPs from here.
+GPUCALC_DETAIL_INLINE constexpr flop_count pass_forward_flops(const checked_model& cm,
+                                                              const parallel_layout& par,
+                                                              const pass_shape& pass) {
+    const layer_forward one = layer_forward_flops(cm, par, pass);
+    return static_cast<double>(cm.spec().layers) * (one.gemm + one.attention) +
+           head_forward_flops(cm.spec(), par, pass);
 }
 }  // namespace detail
 
@@ -222,8 +259,7 @@ constexpr stage_cost stage_cost_of(const checked_model& cm, const parallel_layou
         ends += static_cast<double>(cm.layer().norm);
         // The head: its own matrix unless tied to an embedding on this same stage.
         if (!(m.tied_embeddings && first)) ends += table;
-        const double outputs = static_cast<double>(pass.batch) * static_cast<double>(pass.outputs);
-        const flop_count head = make<flops>(2.0 * outputs * table);
+        const flop_count head = detail::head_forward_flops(m, layout, pass);
         s.forward_gemm += head;
         s.backward_gemm += 2.0 * head;
     } else {

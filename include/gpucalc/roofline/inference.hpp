@@ -8,6 +8,7 @@
 #include "../hardware.hpp"
 #include "../model.hpp"
 #include "../parallelism.hpp"
+#include "../parallelism/costs.hpp"
 #include "../precision.hpp"
 #include "../units.hpp"
 #include "../workload.hpp"
@@ -87,7 +88,6 @@ constexpr decode_estimate decode_step(const checked_model& cm, const gpu_spec& g
     const transformer& m = cm.spec();
     check_pass(cm, gpu, s, function);
     const std::int64_t tp = s.parallel.tensor;
-    const double t = static_cast<double>(tp);
     const double b = static_cast<double>(s.batch);
     decode_estimate d{};
     d.weight_bytes = detail::weight_bytes_read(cm, tp, s.batch, s.weights, s.embeddings, fewest_experts);
@@ -96,7 +96,7 @@ constexpr decode_estimate decode_step(const checked_model& cm, const gpu_spec& g
         b * (cached + 1.0) * detail::kv_elements_per_token(cm, tp, static_cast<double>(m.layers)),
         s.kv_cache);
     d.bytes = d.weight_bytes + d.kv_bytes;
-    d.flops = (b / t) * detail::forward_flops_unchecked(cm, s.context).total;
+    d.flops = detail::pass_forward_flops(cm, s.parallel, {s.batch, 1, s.context, 1, pair_count::causal});
     const op_timing o = detail::op_time_unchecked({d.flops, d.bytes}, peak(gpu, s.compute),
                                                   gpu.memory_bandwidth, s.efficiency);
     d.compute_time = o.compute_time;
@@ -188,14 +188,13 @@ GPUCALC_DETAIL_HOT constexpr prefill_estimate prefill(const checked_model& cm, c
                               "must stay below 2^53, where counts stop being exact");
     }
     const std::int64_t tp = s.parallel.tensor;
-    const double t = static_cast<double>(tp);
     const double b = static_cast<double>(s.batch);
     const double n = static_cast<double>(s.prompt);
-    const forward_flops one = detail::forward_flops_unchecked(cm, 1);  // attention per key: one key
-    const double pairs = detail::attention_pairs_unchecked(
-        m, s.prompt, s.prompt, s.causal ? pair_count::causal : pair_count::all_keys);
     prefill_estimate r{};
-    r.flops = (b / t) * (n * one.layers + pairs * one.attention + one.lm_head);
+    // The head runs for each prompt's last token only.
+    r.flops = detail::pass_forward_flops(
+        cm, s.parallel,
+        {s.batch, s.prompt, s.prompt, 1, s.causal ? pair_count::causal : pair_count::all_keys});
     // Every prompt token's K and V are written (a sliding-window cache overwrites in place).
     r.bytes = detail::weight_bytes_read(cm, tp, s.batch * s.prompt, s.weights, s.embeddings) +
               storage_size(b * n * detail::kv_elements_per_token(cm, tp, static_cast<double>(m.layers)),

@@ -9,6 +9,7 @@
 #include "../hardware.hpp"
 #include "../model.hpp"
 #include "../parallelism.hpp"
+#include "../parallelism/costs.hpp"
 #include "../units.hpp"
 #include "../workload.hpp"
 
@@ -40,7 +41,11 @@ constexpr flop_count training_model_flops_per_token(const checked_model& cm, con
         const parameter_counts c = count_parameters(cm);
         return make<flops>(6.0 * static_cast<double>(c.active - c.embedding));
     }
-    return 3.0 * forward_flops_unchecked(cm, job.sequence).total;
+    // One sequence of the job's length, every token through the head, all keys counted (the
+    // MFU convention): forward and a backward of twice it, per token.
+    const pass_shape one_sequence{1, job.sequence, job.sequence, job.sequence, pair_count::all_keys};
+    return 3.0 * pass_forward_flops(cm, parallel_layout{}, one_sequence) /
+           static_cast<double>(job.sequence);
 }
 
 /// What the GPUs of `layout` sustain at `mfu`: GPUs × peak at the job's precision × MFU.
