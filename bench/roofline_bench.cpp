@@ -160,16 +160,13 @@ GPUCALC_DETAIL_INLINE inline double raw_weight_bytes_read(const gpucalc::checked
                                     bool fewest_experts) {
     const gpucalc::transformer& m = cm.spec();
     const detail::stage_weights w = detail::weights_on_worst_stage(cm, tp, 1, 1);
-    const gpucalc::layer_parameters& p = detail::layer_parameters_of(cm);
-    const double head = static_cast<double>(m.vocab * m.hidden) / static_cast<double>(tp);
-    const double norms = static_cast<double>(m.layers * 2 * p.norm + p.norm);
     double unread_experts = 0.0;
     if (w.experts > 0.0) {
         const double touched = fewest_experts ? static_cast<double>(m.experts_per_token)
                                               : detail::experts_touched(m, tokens);
         unread_experts = w.experts * (1.0 - touched / static_cast<double>(m.experts));
     }
-    return twin::storage(w.linear - unread_experts, linear) + twin::storage(head + norms, rest);
+    return twin::storage(w.linear - unread_experts, linear) + twin::storage(w.embedding_class - w.lookup, rest);
 }
 
 /// parallelism/costs.hpp's detail::pass_forward_flops() for a decode step (one query per

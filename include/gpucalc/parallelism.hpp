@@ -193,6 +193,10 @@ struct stage_weights {
     double embedding_class = 0.0;
     double experts = 0.0;  ///< the MoE experts' share of `linear` (0 for a dense model)
     double layers = 0.0;   ///< layers on the stage
+    /// The part of `embedding_class` a forward pass looks up, one row per token, rather than
+    /// reads: the input embedding table (unless it is also this stage's output head) and a
+    /// learned position table.
+    double lookup = 0.0;
 };
 
 constexpr stage_weights weights_on_worst_stage(const checked_model& cm, std::int64_t tp,
@@ -221,9 +225,11 @@ constexpr stage_weights weights_on_worst_stage(const checked_model& cm, std::int
     double ends = 0.0;
     if (pp == 1) {
         ends = embedding + (m.tied_embeddings ? 0.0 : head) + final_norm;
+        r.lookup = positions + (m.tied_embeddings ? 0.0 : head);
     } else {
         const double last = head + final_norm;  // tied or not, the last stage holds a head
         ends = embedding > last ? embedding : last;
+        r.lookup = embedding > last ? embedding : 0.0;
     }
     r.embedding_class = r.layers * 2.0 * static_cast<double>(p.norm) + ends;
     return r;

@@ -58,16 +58,15 @@ GPUCALC_DETAIL_INLINE constexpr data_size weight_bytes_read(const checked_model&
                                                             bool fewest_experts = false) {
     const transformer& m = cm.spec();
     const stage_weights w = weights_on_worst_stage(cm, tp, 1, 1);
-    const layer_parameters p = layer_parameters_of(cm);
-    const double head = static_cast<double>(m.vocab * m.hidden) / static_cast<double>(tp);
-    const double norms = static_cast<double>(m.layers * 2 * p.norm + p.norm);
     double unread_experts = 0.0;
     if (w.experts > 0.0) {
         const double touched = fewest_experts ? static_cast<double>(m.experts_per_token)
                                               : experts_touched(m, tokens);
         unread_experts = w.experts * (1.0 - touched / static_cast<double>(m.experts));
     }
-    return storage_size(w.linear - unread_experts, linear) + storage_size(head + norms, rest);
+    // The norms and the head: every embedding-class weight but the ones only looked up.
+    return storage_size(w.linear - unread_experts, linear) +
+           storage_size(w.embedding_class - w.lookup, rest);
 }
 
 /// The checks every forward pass of `setup` on `gpu` shares (decode and prefill): the model,
