@@ -337,9 +337,11 @@ void check_twins() {
 // the calls). A noinline wrapper around the library call would add a call and a copy the twin
 // does not pay.
 
-void BM_inference_memory_units(benchmark::State& state) {
+/// BM_inference_memory_units and _checked: the same loop over a model given as a transformer (checked
+/// on every call) or as a checked_model (checked once).
+template <class Model>
+void time_inference_memory(benchmark::State& state, const Model& model) {
     const auto batch = varied(1, 64), context = varied(128, 8192);
-    const gpucalc::transformer model = cat::llama_3_8b;
     gpucalc::serving_setup s{};
     s.parallel.tensor = 2;
     std::size_t i = 0;
@@ -351,6 +353,10 @@ void BM_inference_memory_units(benchmark::State& state) {
         i = (i + 1) & input_mask;
     }
     state.SetItemsProcessed(state.iterations());
+}
+void BM_inference_memory_units(benchmark::State& state) {
+    const gpucalc::transformer model = cat::llama_3_8b;
+    time_inference_memory(state, model);
 }
 BENCHMARK(BM_inference_memory_units);
 
@@ -372,9 +378,11 @@ void BM_inference_memory_raw(benchmark::State& state) {
 }
 BENCHMARK(BM_inference_memory_raw);
 
-void BM_training_memory_units(benchmark::State& state) {
+/// BM_training_memory_units and _checked: the same loop over a model given as a transformer (checked
+/// on every call) or as a checked_model (checked once).
+template <class Model>
+void time_training_memory(benchmark::State& state, const Model& model) {
     const auto micro_batch = varied(1, 16), data = varied(1, 512);
-    const gpucalc::transformer model = cat::llama_3_8b;
     const gpucalc::training_job job{};
     gpucalc::training_strategy t{};
     t.parallel.zero_stage = 3;
@@ -387,6 +395,10 @@ void BM_training_memory_units(benchmark::State& state) {
         i = (i + 1) & input_mask;
     }
     state.SetItemsProcessed(state.iterations());
+}
+void BM_training_memory_units(benchmark::State& state) {
+    const gpucalc::transformer model = cat::llama_3_8b;
+    time_training_memory(state, model);
 }
 BENCHMARK(BM_training_memory_units);
 
@@ -413,46 +425,25 @@ BENCHMARK(BM_training_memory_raw);
 // validating path above (_units), which checks it on every call. bench/ratios.sh prints
 // checked ÷ validating.
 void BM_inference_memory_checked(benchmark::State& state) {
-    const auto batch = varied(1, 64), context = varied(128, 8192);
     const gpucalc::checked_model model = gpucalc::check(cat::llama_3_8b);
-    gpucalc::serving_setup s{};
-    s.parallel.tensor = 2;
-    std::size_t i = 0;
-    for (auto _ : state) {
-        s.batch = batch[i];
-        s.context = context[i];
-        const gpucalc::inference_memory r = gpucalc::inference_memory_per_gpu(model, s);
-        benchmark::DoNotOptimize(r.total.value());
-        i = (i + 1) & input_mask;
-    }
-    state.SetItemsProcessed(state.iterations());
+    time_inference_memory(state, model);
 }
 BENCHMARK(BM_inference_memory_checked);
 
 void BM_training_memory_checked(benchmark::State& state) {
-    const auto micro_batch = varied(1, 16), data = varied(1, 512);
     const gpucalc::checked_model model = gpucalc::check(cat::llama_3_8b);
-    const gpucalc::training_job job{};
-    gpucalc::training_strategy t{};
-    t.parallel.zero_stage = 3;
-    std::size_t i = 0;
-    for (auto _ : state) {
-        t.micro_batch = micro_batch[i];
-        t.parallel.data = data[i];
-        const gpucalc::training_memory r = gpucalc::training_memory_per_gpu(model, job, t);
-        benchmark::DoNotOptimize(r.total.value());
-        i = (i + 1) & input_mask;
-    }
-    state.SetItemsProcessed(state.iterations());
+    time_training_memory(state, model);
 }
 BENCHMARK(BM_training_memory_checked);
 
 // The largest batch of Llama-3-8B on an H100 at varied contexts: a bisection of about 20
 // probes. The validating entry point checks the model once per search; a scheduler that asks
 // for many contexts checks it once in all with checked_model.
-void BM_max_batch_units(benchmark::State& state) {
+/// BM_max_batch_units and _checked: the same loop over a model given as a transformer (checked
+/// on every call) or as a checked_model (checked once).
+template <class Model>
+void time_max_batch(benchmark::State& state, const Model& model) {
     const auto context = varied(512, 32768);
-    const gpucalc::transformer model = cat::llama_3_8b;
     gpucalc::serving_setup s{};
     std::size_t i = 0;
     for (auto _ : state) {
@@ -462,19 +453,15 @@ void BM_max_batch_units(benchmark::State& state) {
     }
     state.SetItemsProcessed(state.iterations());
 }
+void BM_max_batch_units(benchmark::State& state) {
+    const gpucalc::transformer model = cat::llama_3_8b;
+    time_max_batch(state, model);
+}
 BENCHMARK(BM_max_batch_units);
 
 void BM_max_batch_checked(benchmark::State& state) {
-    const auto context = varied(512, 32768);
     const gpucalc::checked_model model = gpucalc::check(cat::llama_3_8b);
-    gpucalc::serving_setup s{};
-    std::size_t i = 0;
-    for (auto _ : state) {
-        s.context = context[i];
-        benchmark::DoNotOptimize(gpucalc::max_batch_for_inference(model, s, cat::h100_sxm, 0.1));
-        i = (i + 1) & input_mask;
-    }
-    state.SetItemsProcessed(state.iterations());
+    time_max_batch(state, model);
 }
 BENCHMARK(BM_max_batch_checked);
 

@@ -278,9 +278,11 @@ void check_twins() {
 // Both loops work on local copies of the model, the GPU and the setup, so neither side can
 // fold the catalog's constants. The library's decode is called directly: at this size the
 // compiler keeps it out of line, as the twin is (noinline).
-void BM_decode_units(benchmark::State& state) {
+/// BM_decode_units and _checked: the same loop over a model given as a transformer (checked on
+/// every call) or as a checked_model (checked once).
+template <class Model>
+void time_decode(benchmark::State& state, const Model& model) {
     const auto batch = varied(1, 256), context = varied(1, 32768);
-    const gpucalc::transformer model = cat::llama_3_8b;
     const gpucalc::gpu_spec gpu = cat::h100_sxm;
     gpucalc::serving_setup s{};
     std::size_t i = 0;
@@ -292,6 +294,10 @@ void BM_decode_units(benchmark::State& state) {
         i = (i + 1) & input_mask;
     }
     state.SetItemsProcessed(state.iterations());
+}
+void BM_decode_units(benchmark::State& state) {
+    const gpucalc::transformer model = cat::llama_3_8b;
+    time_decode(state, model);
 }
 BENCHMARK(BM_decode_units);
 
@@ -314,19 +320,8 @@ BENCHMARK(BM_decode_raw);
 
 // The checked path: the model checked once outside the loop (bench/ratios.sh: checked ÷ units).
 void BM_decode_checked(benchmark::State& state) {
-    const auto batch = varied(1, 256), context = varied(1, 32768);
     const gpucalc::checked_model model = gpucalc::check(cat::llama_3_8b);
-    const gpucalc::gpu_spec gpu = cat::h100_sxm;
-    gpucalc::serving_setup s{};
-    std::size_t i = 0;
-    for (auto _ : state) {
-        s.batch = batch[i];
-        s.context = context[i];
-        const gpucalc::decode_estimate d = gpucalc::decode(model, gpu, s);
-        benchmark::DoNotOptimize(d.time_per_token.value());
-        i = (i + 1) & input_mask;
-    }
-    state.SetItemsProcessed(state.iterations());
+    time_decode(state, model);
 }
 BENCHMARK(BM_decode_checked);
 

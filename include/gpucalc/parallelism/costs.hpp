@@ -36,13 +36,13 @@ struct cost_formats {
     storage_format gradients = formats::bf16;
 };
 
-/// One transformer layer's work for a pass on one GPU of a layout (its TP rank's share, its EP
-/// rank's experts). FLOPs count matmuls only, 2 per multiply-add, as Narayanan et al. 2021 do.
-/// The communication fields are the buffers each collective works on, per forward pass; the
-/// backward pass runs the same collectives on gradients of the same size (Shoeybi et al. 2019
-/// §3; Korthikanti et al. 2022 §4.2.2). How long a buffer takes on a link (a ring all-reduce moves
-/// 2(n − 1)/n of it per GPU) is the scaling module's question, not this one's.
-struct layer_cost {
+/// Work on one GPU for a pass: what a layer costs, and what a stage's layers cost together.
+/// FLOPs count matmuls only, 2 per multiply-add, as Narayanan et al. 2021 do. The communication
+/// fields are the buffers each collective works on, per forward pass; the backward pass runs the
+/// same collectives on gradients of the same size (Shoeybi et al. 2019 §3; Korthikanti et al.
+/// 2022 §4.2.2). How long a buffer takes on a link (a ring all-reduce moves 2(n − 1)/n of it per
+/// GPU) is the scaling module's question, not this one's.
+struct work_cost {
     /// Weight matmuls of the active experts: 2 × tokens × weights ÷ TP (Kaplan et al. 2020 §2.1).
     flop_count forward_gemm{};
     /// QKᵀ and ·V: 4 × pairs × heads × head_dim ÷ TP (Narayanan et al. 2021 §5.1).
@@ -51,46 +51,41 @@ struct layer_cost {
     /// 2020 §2.1; Narayanan et al. 2021 §5.1).
     flop_count backward_gemm{};
     flop_count backward_attention{};
-    /// The layer's weights on this GPU (its experts, its TP share; norms and router replicated).
+    /// The weights on this GPU (its experts, its TP share; norms and router replicated).
     data_size weights{};
-    /// The layer's gradients this GPU reduces across the data-parallel ranks: every weight it
-    /// holds, in the gradient format (Rajbhandari et al. 2020, ZeRO §7: a data-parallel step
-    /// all-reduces the gradients; ZeRO-2 and -3 reduce-scatter the same buffer).
+    /// The gradients this GPU reduces across the data-parallel ranks: every weight it holds, in
+    /// the gradient format (Rajbhandari et al. 2020, ZeRO §7: a data-parallel step all-reduces
+    /// the gradients; ZeRO-2 and -3 reduce-scatter the same buffer).
     data_size gradients{};
-    /// What the layer hands on: batch × queries × hidden activations. A pipeline stage sends its
-    /// last layer's to the next stage, once forward and once backward (Narayanan et al. 2021 §2.2).
-    data_size output_activations{};
-    /// TP without sequence parallelism: two all-reduces of batch × queries × hidden per forward,
-    /// after attention and after the MLP (Shoeybi et al. 2019 §3, the g operator).
+    /// TP without sequence parallelism: two all-reduces of batch × queries × hidden per layer and
+    /// forward, after attention and after the MLP (Shoeybi et al. 2019 §3, the g operator).
     data_size tensor_all_reduce{};
     /// TP with sequence parallelism: each all-reduce becomes an all-gather before the block and a
-    /// reduce-scatter after it, on the same full-size buffers: two of each per forward
+    /// reduce-scatter after it, on the same full-size buffers: two of each per layer and forward
     /// (Korthikanti et al. 2022 §4.2.2), so the volume equals the all-reduces'.
     data_size sequence_all_gather{};
     data_size sequence_reduce_scatter{};
     /// MoE with expert parallelism: each token's hidden state goes to each of its k experts and
-    /// comes back, two all-to-alls of batch × queries × k × hidden per forward (dispatch and
-    /// combine; Lepikhin et al. 2021, GShard; Fedus et al. 2022, Switch Transformers).
+    /// comes back, two all-to-alls of batch × queries × k × hidden per layer and forward
+    /// (dispatch and combine; Lepikhin et al. 2021, GShard; Fedus et al. 2022, Switch).
     data_size expert_all_to_all{};
+};
+
+/// One transformer layer's work for a pass on one GPU of a layout (its TP rank's share, its EP
+/// rank's experts).
+struct layer_cost : work_cost {
+    /// What the layer hands on: batch × queries × hidden activations. A pipeline stage sends its
+    /// last layer's to the next stage, once forward and once backward (Narayanan et al. 2021 §2.2).
+    data_size output_activations{};
 };
 
 /// A pipeline stage's work for a pass on one GPU: its layers' costs summed, plus the input
 /// embedding on the first stage (a lookup: weights, no FLOPs) and the output head on the last
 /// (2 × outputs × vocab × hidden ÷ TP FLOPs forward, twice that backward).
-struct stage_cost {
+struct stage_cost : work_cost {
     std::int64_t layers = 0;
-    flop_count forward_gemm{};
-    flop_count forward_attention{};
-    flop_count backward_gemm{};
-    flop_count backward_attention{};
-    data_size weights{};
-    data_size gradients{};
     /// What the stage sends the next one per pass (zero on the last stage).
     data_size boundary_activations{};
-    data_size tensor_all_reduce{};
-    data_size sequence_all_gather{};
-    data_size sequence_reduce_scatter{};
-    data_size expert_all_to_all{};
 };
 
 namespace detail {
@@ -167,6 +162,22 @@ constexpr layer_cost layer_cost_unchecked(const checked_model& cm, const paralle
     return c;
 }
 
+/// `n` layers' work: every field of `one` times n.
+constexpr work_cost times(double n, const work_cost& one) {
+    work_cost w{};
+    w.forward_gemm = n * one.forward_gemm;
+    w.forward_attention = n * one.forward_attention;
+    w.backward_gemm = n * one.backward_gemm;
+    w.backward_attention = n * one.backward_attention;
+    w.weights = n * one.weights;
+    w.gradients = n * one.gradients;
+    w.tensor_all_reduce = n * one.tensor_all_reduce;
+    w.sequence_all_gather = n * one.sequence_all_gather;
+    w.sequence_reduce_scatter = n * one.sequence_reduce_scatter;
+    w.expert_all_to_all = n * one.expert_all_to_all;
+    return w;
+}
+
 /// The output head's forward FLOPs for a pass on one TP rank: 2 × outputs × vocab × hidden ÷ TP.
 constexpr flop_count head_forward_flops(const transformer& m, const parallel_layout& par,
                                         const pass_shape& pass) {
@@ -233,17 +244,7 @@ constexpr stage_cost stage_cost_of(const checked_model& cm, const parallel_layou
     const layer_cost one = detail::layer_cost_unchecked(cm, layout, pass, formats);
     stage_cost s{};
     s.layers = layers_on_stage(m, layout.pipeline, stage);
-    const double n = static_cast<double>(s.layers);
-    s.forward_gemm = n * one.forward_gemm;
-    s.forward_attention = n * one.forward_attention;
-    s.backward_gemm = n * one.backward_gemm;
-    s.backward_attention = n * one.backward_attention;
-    s.weights = n * one.weights;
-    s.gradients = n * one.gradients;
-    s.tensor_all_reduce = n * one.tensor_all_reduce;
-    s.sequence_all_gather = n * one.sequence_all_gather;
-    s.sequence_reduce_scatter = n * one.sequence_reduce_scatter;
-    s.expert_all_to_all = n * one.expert_all_to_all;
+    static_cast<work_cost&>(s) = detail::times(static_cast<double>(s.layers), one);
 
     const double t = static_cast<double>(layout.tensor);
     const double h = static_cast<double>(m.hidden);
