@@ -177,12 +177,18 @@ constexpr money idle_cost(gpu_count gpus, duration idle, gpu_price price) {
 // that Clang's first line reads "requirement '0 != 0'" instead of spelling out the quantity.
 // ---------------------------------------------------------------------------------------------
 namespace detail {
+// Named traits, so that a candidate list shows "is_instance_price<Price>" rather than the
+// quantity type spelled out.
+template <class Price>
+struct is_instance_price : std::is_same<Price, cost_rate> {};
+template <class Price>
+struct is_gpu_price : std::is_same<Price, gpu_price> {};
 /// Enabled only for an instance price ($/h), where a per-GPU price is expected.
 template <class Price>
-using if_instance_price = std::enable_if_t<std::is_same<Price, cost_rate>::value, int>;
+using if_instance_price = std::enable_if_t<is_instance_price<Price>::value, int>;
 /// Enabled only for a per-GPU price ($/GPU·h), where an instance price is expected.
 template <class Price>
-using if_gpu_price = std::enable_if_t<std::is_same<Price, gpu_price>::value, int>;
+using if_gpu_price = std::enable_if_t<is_gpu_price<Price>::value, int>;
 }  // namespace detail
 
 template <class Price, detail::if_gpu_price<Price> misuse = 0>
