@@ -191,6 +191,14 @@ template <class Price>
 using if_gpu_price = std::enable_if_t<is_gpu_price<Price>::value, int>;
 }  // namespace detail
 
+/// The one sentence for a $/h price given to `function` where its `what` ("price", "cloud
+/// price") must be $/GPU·h, asserted on the overload's enabling parameter. ASCII only: Clang 14
+/// prints other bytes as octal escapes. cost/run.hpp and cost/tco.hpp use it too.
+#define GPUCALC_DETAIL_REJECT_INSTANCE_PRICE(function, what)                                       \
+    static_assert(misuse != 0, "gpucalc::" function ": the " what                                  \
+                  " is per instance-hour ($/h), not per GPU-hour; divide it by the instance's "    \
+                  "GPUs with per_gpu(price, gpus) for a $/GPU-h price")
+
 template <class Price, detail::if_gpu_price<Price> misuse = 0>
 constexpr gpu_price per_gpu(const Price&, gpu_count) {
     static_assert(misuse != 0,
@@ -201,50 +209,37 @@ constexpr gpu_price per_gpu(const Price&, gpu_count) {
 
 template <class Price, detail::if_instance_price<Price> misuse = 0>
 constexpr money job_cost(gpu_time, const Price&) {
-    static_assert(misuse != 0,
-                  "gpucalc::job_cost: the price is per instance-hour ($/h), not per GPU-hour; "
-                  "divide it by the instance's GPUs with per_gpu(price, gpus) for a $/GPU-h price");
+    GPUCALC_DETAIL_REJECT_INSTANCE_PRICE("job_cost", "price");
     return money{};
 }
 
 template <class Price, detail::if_instance_price<Price> misuse = 0>
 constexpr money job_cost(gpu_count, duration, const Price&) {
-    static_assert(misuse != 0,
-                  "gpucalc::job_cost: the price is per instance-hour ($/h), not per GPU-hour; "
-                  "divide it by the instance's GPUs with per_gpu(price, gpus) for a $/GPU-h price");
+    GPUCALC_DETAIL_REJECT_INSTANCE_PRICE("job_cost", "price");
     return money{};
 }
 
 template <class Price, detail::if_instance_price<Price> misuse = 0>
 constexpr gpu_price discounted(const Price&, double) {
-    static_assert(misuse != 0,
-                  "gpucalc::discounted: the price is per instance-hour ($/h), not per GPU-hour; "
-                  "divide it by the instance's GPUs with per_gpu(price, gpus) for a $/GPU-h price");
+    GPUCALC_DETAIL_REJECT_INSTANCE_PRICE("discounted", "price");
     return gpu_price{};
 }
 
 template <class Price, detail::if_instance_price<Price> misuse = 0>
 constexpr gpu_price with_premium(const Price&, double) {
-    static_assert(misuse != 0,
-                  "gpucalc::with_premium: the price is per instance-hour ($/h), not per GPU-hour; "
-                  "divide it by the instance's GPUs with per_gpu(price, gpus) for a $/GPU-h price");
+    GPUCALC_DETAIL_REJECT_INSTANCE_PRICE("with_premium", "price");
     return gpu_price{};
 }
 
 template <class Price, detail::if_instance_price<Price> misuse = 0>
 constexpr token_price cost_per_million_tokens(const Price&, gpu_count, token_rate) {
-    static_assert(misuse != 0,
-                  "gpucalc::cost_per_million_tokens: the price is per instance-hour ($/h), not per "
-                  "GPU-hour; divide it by the instance's GPUs with per_gpu(price, gpus) for a "
-                  "$/GPU-h price");
+    GPUCALC_DETAIL_REJECT_INSTANCE_PRICE("cost_per_million_tokens", "price");
     return token_price{};
 }
 
 template <class Price, detail::if_instance_price<Price> misuse = 0>
 constexpr money idle_cost(gpu_count, duration, const Price&) {
-    static_assert(misuse != 0,
-                  "gpucalc::idle_cost: the price is per instance-hour ($/h), not per GPU-hour; "
-                  "divide it by the instance's GPUs with per_gpu(price, gpus) for a $/GPU-h price");
+    GPUCALC_DETAIL_REJECT_INSTANCE_PRICE("idle_cost", "price");
     return money{};
 }
 

@@ -57,9 +57,7 @@ constexpr token_price serving_cost_per_million_tokens(const transformer& m, cons
 // function" (see prices.hpp).
 template <class Price, detail::if_instance_price<Price> misuse = 0>
 constexpr training_cost_estimate training_cost(duration, const parallel_layout&, const Price&) {
-    static_assert(misuse != 0,
-                  "gpucalc::training_cost: the price is per instance-hour ($/h), not per GPU-hour; "
-                  "divide it by the instance's GPUs with per_gpu(price, gpus) for a $/GPU-h price");
+    GPUCALC_DETAIL_REJECT_INSTANCE_PRICE("training_cost", "price");
     return training_cost_estimate{};
 }
 
@@ -67,19 +65,14 @@ template <class Price, detail::if_instance_price<Price> misuse = 0>
 constexpr training_cost_estimate training_cost(const transformer&, const gpu_spec&, token_count,
                                                const training_job&, const parallel_layout&,
                                                const Price&, const mfu_assumption& = {}) {
-    static_assert(misuse != 0,
-                  "gpucalc::training_cost: the price is per instance-hour ($/h), not per GPU-hour; "
-                  "divide it by the instance's GPUs with per_gpu(price, gpus) for a $/GPU-h price");
+    GPUCALC_DETAIL_REJECT_INSTANCE_PRICE("training_cost", "price");
     return training_cost_estimate{};
 }
 
 template <class Price, detail::if_instance_price<Price> misuse = 0>
 constexpr token_price serving_cost_per_million_tokens(const transformer&, const gpu_spec&,
                                                       const serving_setup&, const Price&) {
-    static_assert(misuse != 0,
-                  "gpucalc::serving_cost_per_million_tokens: the price is per instance-hour ($/h), "
-                  "not per GPU-hour; divide it by the instance's GPUs with per_gpu(price, gpus) for "
-                  "a $/GPU-h price");
+    GPUCALC_DETAIL_REJECT_INSTANCE_PRICE("serving_cost_per_million_tokens", "price");
     return token_price{};
 }
 

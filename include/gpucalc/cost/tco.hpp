@@ -312,38 +312,26 @@ inline hybrid_capacity base_load_and_burst(const demand_step (&steps)[N], const 
 // matching function" (see prices.hpp).
 template <class Price, detail::if_instance_price<Price> misuse = 0>
 inline breakeven rent_vs_buy(const ownership&, const Price&, double = 1.0) {
-    static_assert(misuse != 0,
-                  "gpucalc::rent_vs_buy: the cloud price is per instance-hour ($/h), not per "
-                  "GPU-hour; divide it by the instance's GPUs with per_gpu(price, gpus) for a "
-                  "$/GPU-h price");
+    GPUCALC_DETAIL_REJECT_INSTANCE_PRICE("rent_vs_buy", "cloud price");
     return breakeven{};
 }
 
 template <class Price, detail::if_instance_price<Price> misuse = 0>
 inline money renting_npv(const ownership&, const Price&, double) {
-    static_assert(misuse != 0,
-                  "gpucalc::renting_npv: the cloud price is per instance-hour ($/h), not per "
-                  "GPU-hour; divide it by the instance's GPUs with per_gpu(price, gpus) for a "
-                  "$/GPU-h price");
+    GPUCALC_DETAIL_REJECT_INSTANCE_PRICE("renting_npv", "cloud price");
     return money{};
 }
 
 template <class Price, detail::if_instance_price<Price> misuse = 0>
 inline cumulative_cost cumulative_costs(const ownership&, const Price&, double, duration) {
-    static_assert(misuse != 0,
-                  "gpucalc::cumulative_costs: the cloud price is per instance-hour ($/h), not per "
-                  "GPU-hour; divide it by the instance's GPUs with per_gpu(price, gpus) for a "
-                  "$/GPU-h price");
+    GPUCALC_DETAIL_REJECT_INSTANCE_PRICE("cumulative_costs", "cloud price");
     return cumulative_cost{};
 }
 
 template <std::size_t N, class Price, detail::if_instance_price<Price> misuse = 0>
 inline hybrid_capacity base_load_and_burst(const demand_step (&)[N], const ownership&,
                                            const Price&) {
-    static_assert(misuse != 0,
-                  "gpucalc::base_load_and_burst: the cloud price is per instance-hour ($/h), not "
-                  "per GPU-hour; divide it by the instance's GPUs with per_gpu(price, gpus) for a "
-                  "$/GPU-h price");
+    GPUCALC_DETAIL_REJECT_INSTANCE_PRICE("base_load_and_burst", "cloud price");
     return hybrid_capacity{};
 }
 
