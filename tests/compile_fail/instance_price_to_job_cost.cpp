@@ -1,5 +1,5 @@
-// instance_price_to_job_cost.cpp: an instance's $/h passed where job_cost needs $/GPU·h: 1,000 GPU-hours
-// at an 8-GPU instance's $98.32/h would be billed 8× too much.
+// instance_price_to_job_cost.cpp: an instance's $/h passed where job_cost needs $/GPU·h: 1,000 GPU-
+// hours at an 8-GPU instance's $98.32/h would be billed 8× too much.
 // gpucalc's overload for the mistake says so in a sentence (both compilers print it).
 // Must not compile; under GPUCALC_TWIN the corrected line must (see tests/CMakeLists.txt).
 // expect: gpucalc::job_cost: the price is per instance-hour \(\$/h\), not per GPU-hour; divide it by the instance's GPUs with per_gpu\(price, gpus\) for a \$/GPU-h price

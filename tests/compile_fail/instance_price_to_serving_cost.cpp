@@ -13,7 +13,8 @@ using namespace gpucalc::literals;
 void misuse() {
     const gpucalc::serving_setup serve{};
 #ifndef GPUCALC_TWIN
-    auto r = gpucalc::serving_cost_per_million_tokens(cat::llama_3_8b, cat::h100_sxm, serve, 98.32_usd_per_h);
+    auto r = gpucalc::serving_cost_per_million_tokens(cat::llama_3_8b, cat::h100_sxm, serve,
+                                                      98.32_usd_per_h);
 #else
     auto r = gpucalc::serving_cost_per_million_tokens(cat::llama_3_8b, cat::h100_sxm, serve,
                                                       98.32_usd_per_h / 8.0_gpu);

@@ -1,5 +1,5 @@
-// instance_price_to_training_cost_of_model.cpp: an instance's $/h passed to training_cost(model, gpu, tokens, job,
-// layout, price).
+// instance_price_to_training_cost_of_model.cpp: an instance's $/h passed to training_cost(model,
+// gpu, tokens, job, layout, price).
 // gpucalc's overload for the mistake says so in a sentence (both compilers print it).
 // Must not compile; under GPUCALC_TWIN the corrected line must (see tests/CMakeLists.txt).
 // expect: gpucalc::training_cost: the price is per instance-hour \(\$/h\), not per GPU-hour; divide it by the instance's GPUs with per_gpu\(price, gpus\) for a \$/GPU-h price
