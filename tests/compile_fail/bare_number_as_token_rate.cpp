@@ -1,8 +1,8 @@
 // bare_number_as_token_rate.cpp: 0.1.0's cost_per_million_tokens took a bare tokens/s, which
 // could be one stream's or the batch's. A bare number no longer says which, so it must not
 // compile; under GPUCALC_TWIN the rate with its unit must (see tests/CMakeLists.txt).
-// expect-gcc: bare_number_as_token_rate\.cpp:@MISUSE_LINE@:[0-9]+: error: could not convert .1\.0e\+4. from .double. to .gpucalc::token_rate.
-// expect-clang: no viable conversion from 'double' to 'gpucalc::token_rate'
+// expect-gcc: bare_number_as_token_rate\.cpp:@MISUSE_LINE@:[0-9]+: error: no matching function for call to 'cost_per_million_tokens\(gpucalc::gpu_price, gpucalc::gpu_count, double\)'.*no known conversion for argument 3 from 'double' to 'gpucalc::token_rate'
+// expect-clang: bare_number_as_token_rate\.cpp:@MISUSE_LINE@:[0-9]+: error: no matching function for call to 'cost_per_million_tokens'.*note: candidate function not viable: no known conversion from 'double' to 'gpucalc::token_rate' \(aka '[^']*'\) for 3rd argument
 #include <gpucalc/cost.hpp>
 #include <gpucalc/literals.hpp>
 

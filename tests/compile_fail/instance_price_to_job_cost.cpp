@@ -1,9 +1,10 @@
-// instance_price_to_job_cost.cpp: an instance's $/h passed where job_cost needs $/GPU·h.
+// instance_price_to_job_cost.cpp: an instance's $/h passed where job_cost needs $/GPU·h: 1,000 GPU-
+// hours at an 8-GPU instance's $98.32/h would be billed 8× too much.
+// gpucalc's overload for the mistake says so in a sentence (both compilers print it).
 // Must not compile; under GPUCALC_TWIN the corrected line must (see tests/CMakeLists.txt).
-// expect: no matching function for call to .job_cost
+// expect: gpucalc::job_cost: the price is per instance-hour \(\$/h\), not per GPU-hour; divide it by the instance's GPUs with per_gpu\(price, gpus\) for a \$/GPU-h price
 #include <gpucalc/cost/prices.hpp>
 #include <gpucalc/literals.hpp>
-#include <gpucalc/units.hpp>
 
 using namespace gpucalc::literals;
 

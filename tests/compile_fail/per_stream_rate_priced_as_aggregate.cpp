@@ -1,8 +1,8 @@
 // per_stream_rate_priced_as_aggregate.cpp: one stream's decode speed priced as if it were the
 // whole replica's output, which would overstate the cost per token by the batch (64× here).
 // Must not compile; under GPUCALC_TWIN the corrected line must (see tests/CMakeLists.txt).
-// expect-gcc: per_stream_rate_priced_as_aggregate\.cpp:@MISUSE_LINE@:[0-9]+: error: could not convert .d\.gpucalc::decode_estimate::stream_rate. from .*sequence_base_dimension
-// expect-clang: per_stream_rate_priced_as_aggregate\.cpp:@MISUSE_LINE@:[0-9]+: error: no viable conversion from .*sequence_base_dimension
+// expect-gcc: per_stream_rate_priced_as_aggregate\.cpp:@MISUSE_LINE@:[0-9]+: error: no matching function for call to 'cost_per_million_tokens\(gpucalc::gpu_price, gpucalc::gpu_count, const gpucalc::stream_token_rate&\)'.*no known conversion for argument 3 from '[^']*gpucalc::sequence_base_dimension, boost::units::static_rational<-1> [^']*' to '[^']*'
+// expect-clang: per_stream_rate_priced_as_aggregate\.cpp:@MISUSE_LINE@:[0-9]+: error: no matching function for call to 'cost_per_million_tokens'.*note: candidate function not viable: no known conversion from 'const quotient<[^']*gpucalc::sequence_base_dimension[^']*' to 'quotient<quantity<unit<list<dim<gpucalc::token_base_dimension[^']*' for 3rd argument
 #include <gpucalc/catalog/gpus.hpp>
 #include <gpucalc/catalog/models.hpp>
 #include <gpucalc/cost.hpp>

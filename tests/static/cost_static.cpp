@@ -5,6 +5,8 @@
 #include <gpucalc/cost.hpp>
 #include <gpucalc/literals.hpp>
 
+#include <type_traits>
+
 namespace {
 using namespace gpucalc;
 using namespace gpucalc::literals;
@@ -32,4 +34,24 @@ static_assert(approx_equal(cost_per_million_tokens(3.6_usd_per_gpu_hour, 1.0_gpu
               "$3.60/h at 1,000 tokens/s is $1 per million");
 static_assert(approx_equal(idle_cost(8.0_gpu, 10.0_h, 1.0_usd_per_gpu_hour), 80.0_usd), "idle");
 static_assert(approx_equal(emissions(1000.0_kWh, 400.0_g_per_kWh), 400.0_kg), "carbon");
+
+// The overloads that turn a $/h price into a sentence (prices.hpp, run.hpp) are viable only for a
+// cost_rate: every correct call still reaches the real function, as a constant expression, with
+// its own result type, whether the price is a named constant, an expression or braced.
+constexpr gpu_price lambda_h100 = 2.99_usd_per_gpu_hour;  // illustrative
+static_assert(std::is_same<decltype(job_cost(1.0_gpu_hours, lambda_h100)), money>::value, "money");
+static_assert(approx_equal(job_cost(1000.0_gpu_hours, 98.32_usd_per_h / 8.0_gpu), 12290.0_usd),
+              "an instance price divided by its GPUs is a per-GPU price");
+static_assert(job_cost(1000.0_gpu_hours, {}) == 0.0_usd, "a braced price picks the real overload");
+static_assert(approx_equal(job_cost(8.0_gpu, 10.0_h, lambda_h100), 239.2_usd), "8 GPUs for 10 h");
+static_assert(approx_equal(idle_cost(8.0_gpu, 10.0_h, lambda_h100), 239.2_usd), "idle, billed alike");
+static_assert(approx_equal(discounted(lambda_h100, 0.5), 1.495_usd_per_gpu_hour), "half off");
+static_assert(approx_equal(per_gpu(98.32_usd_per_h, 8.0_gpu), 12.29_usd_per_gpu_hour), "per GPU");
+constexpr parallel_layout eight_way = [] {
+    parallel_layout l{};
+    l.tensor = 8;
+    return l;
+}();
+static_assert(approx_equal(training_cost(10.0_h, eight_way, lambda_h100).cost, 239.2_usd),
+              "any duration is priced");
 }  // namespace

@@ -15,7 +15,8 @@ constexpr bool is(const Actual&) {
 }
 
 // Literals land in the right type, in base units. Powers of two and integers below 2^53 are
-// exact, so these compare with ==; decimal fractions compare with approx_equal.
+// exact, so these compare with ==; decimal fractions (0.02 $/s, 10.2 kW, $2/GPU·h in $/GPU·s)
+// are not, so they compare with approx_equal.
 static_assert(is<data_size>(80.0_GiB) && 80.0_GiB == make<bytes>(85899345920.0), "GiB");
 static_assert(is<data_size>(1_GB) && in<bytes>(1_GB) == 1e9, "GB is decimal");
 static_assert(is<data_size>(1.0_KiB) && in<bytes>(1.0_KiB) == 1024.0, "KiB");
@@ -26,14 +27,14 @@ static_assert(is<bandwidth>(400.0_Gb_per_s) && 400.0_Gb_per_s == 50.0_GB_per_s, 
 static_assert(is<duration>(1.0_h) && 1.0_h == 3600.0_s && 1.0_days == 24.0_h, "hours, days");
 static_assert(1.0_years == 365.0_days && 12.0_months == 1.0_years, "year = 365 days");
 static_assert(is<money>(1.0_usd) && in<usd>(1.0_usd) == 1.0, "usd");
-static_assert(is<cost_rate>(72.0_usd_per_h) && in<usd_per_second>(72.0_usd_per_h) == 0.02,
+static_assert(is<cost_rate>(72.0_usd_per_h) && approx_equal(in<usd_per_second>(72.0_usd_per_h), 0.02),
               "instance price is $/h");
 static_assert(is<gpu_price>(36.0_usd_per_gpu_hour) &&
-                  in<usd_per_gpu_second>(36.0_usd_per_gpu_hour) == 0.01,
+                  approx_equal(in<usd_per_gpu_second>(36.0_usd_per_gpu_hour), 0.01),
               "per-GPU price is $/GPU-h");
 static_assert(is<gpu_count>(8_gpu) && in<gpus>(8_gpu) == 8.0, "GPUs");
 static_assert(is<gpu_time>(1.0_gpu_hours) && in<gpu_seconds>(1.0_gpu_hours) == 3600.0, "GPU-h");
-static_assert(is<power>(10.2_kW) && in<watts>(10.2_kW) == 10200.0, "kW");
+static_assert(is<power>(10.2_kW) && approx_equal(in<watts>(10.2_kW), 10200.0), "kW");
 static_assert(is<energy>(1.0_kWh) && in<joules>(1.0_kWh) == 3.6e6, "kWh is 3.6 MJ");
 static_assert(is<energy_price>(0.08_usd_per_kWh) &&
                   approx_equal(in<usd_per_kilowatt_hour>(0.08_usd_per_kWh), 0.08),
@@ -56,7 +57,7 @@ static_assert(is<arithmetic_intensity>(1.0_TFLOPS / 1.0_TB_per_s) &&
 static_assert(is<gpu_time>(8.0_gpu * 10.0_h) && 8.0_gpu * 10.0_h == 80.0_gpu_hours,
               "GPUs x hours = GPU-h");
 static_assert(is<money>(2.0_usd_per_gpu_hour * 8.0_gpu * 10.0_h) &&
-                  2.0_usd_per_gpu_hour * 8.0_gpu * 10.0_h == 160.0_usd,
+                  approx_equal(2.0_usd_per_gpu_hour * 8.0_gpu * 10.0_h, 160.0_usd),
               "price x GPUs x hours = $");
 static_assert(is<money>(96.0_usd_per_h * 10.0_h) && approx_equal(96.0_usd_per_h * 10.0_h, 960.0_usd),
               "$/h x h = $");

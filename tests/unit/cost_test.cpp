@@ -72,10 +72,29 @@ TEST_CASE("training and serving cost come from the roofline's durations") {
     job.sequence = 4096;
     parallel_layout gpus{};
     gpus.data = 256;
-    const training_cost_estimate e =
-        training_cost(catalog::llama_3_8b, catalog::h100_sxm, 1.0_T_tokens, job, gpus, 2.0_usd_per_gpu_hour);
-    CHECK(approx_equal(e.time, time_to_train(catalog::llama_3_8b, catalog::h100_sxm, 1.0_T_tokens, job, gpus)));
-    CHECK(approx_equal(e.cost, 256.0_gpu * e.time * 2.0_usd_per_gpu_hour));
+    mfu_assumption at_40{};
+    at_40.mfu = 0.40;
+    const training_cost_estimate e = training_cost(catalog::llama_3_8b, catalog::h100_sxm,
+                                                   1.0_T_tokens, job, gpus, 2.0_usd_per_gpu_hour, at_40);
+    // By hand from Llama-3-8B's config (meta-llama/llama-models: 32 layers, d 4,096, 8 KV heads
+    // of 128, FFN 14,336, vocabulary 128,256): per layer q and o 4,096², k and v 4,096 × 1,024,
+    // a gated MLP 3 × 4,096 × 14,336, so 218,103,808 weights; forward FLOPs per token are
+    // 2 × 32 × that + attention over 4,096 keys 4 × 4,096 × 4,096 × 32 + the head 2 × 128,256 ×
+    // 4,096 = 17,156,800,512, and training three times that (Kaplan et al. 2020 §2.1). At 40% of
+    // the H100's 989.4 TFLOP/s (datasheet: 1,979* with sparsity) 1 T tokens take 130.0 M
+    // GPU-seconds, 36,126 GPU-h, $72,252 at $2/GPU·h, whatever the GPU count.
+    const double per_layer = 2.0 * 4096.0 * 4096.0 + 2.0 * 4096.0 * 1024.0 + 3.0 * 4096.0 * 14336.0;
+    const double forward = 2.0 * 32.0 * per_layer + 4.0 * 4096.0 * 4096.0 * 32.0 + 2.0 * 128256.0 * 4096.0;
+    const double gpu_seconds = 1e12 * 3.0 * forward / (0.40 * 989.4e12);
+    CHECK(approx_equal(in<gpu_hours>(e.usage), gpu_seconds / 3600.0));
+    CHECK(approx_equal(in<usd>(e.cost), 2.0 * gpu_seconds / 3600.0));
+    CHECK(approx_equal(in<seconds>(e.time), gpu_seconds / 256.0));
+    // Twice the GPUs at the same MFU: half the time, the same bill.
+    gpus.data = 512;
+    const training_cost_estimate twice = training_cost(catalog::llama_3_8b, catalog::h100_sxm,
+                                                       1.0_T_tokens, job, gpus, 2.0_usd_per_gpu_hour, at_40);
+    CHECK(approx_equal(twice.time, 0.5 * e.time));
+    CHECK(approx_equal(twice.cost, e.cost));
     // Any estimate can be priced: 10 days on 64 × 8 GPUs at $2/GPU·h is 122,880 GPU-h, $245,760.
     parallel_layout composed{};
     composed.tensor = 8;
@@ -229,8 +248,16 @@ TEST_CASE("owning: straight-line depreciation, cost of capital, power by utiliza
     const ownership_cost c = owning_cost(o, 1.0);
     // Straight line: (capex − residual) ÷ life = 0.9 × $333,000 over 43,800 h.
     CHECK(approx_equal(in<usd_per_hour>(c.capital), 0.9 * 333000.0 / 43800.0));
-    // Power at full load: 10.2 kW × 1.25 × $0.0806/kWh, split into idle (30%) and active.
-    CHECK(approx_equal(in<usd_per_hour>(c.idle_power + c.active_power), 10.2 * 1.25 * 0.0806));
+    // Power: the DGX H100's 10.2 kW maximum (datasheet) × PUE 1.25 × $0.0806/kWh (EIA 2023) is
+    // $1.028/h at full load. The idle draw is ownership's documented 30% of it whatever the
+    // load; the other 70% scales with utilization. Each part is checked on its own: the active
+    // part is computed as full minus idle, so their sum alone would prove nothing.
+    const double full_load = 10.2 * 1.25 * 0.0806;
+    CHECK(approx_equal(in<usd_per_hour>(c.idle_power), 0.3 * full_load));
+    CHECK(approx_equal(in<usd_per_hour>(c.active_power), 0.7 * full_load));
+    const ownership_cost half = owning_cost(o, 0.5);
+    CHECK(approx_equal(in<usd_per_hour>(half.idle_power), 0.3 * full_load));
+    CHECK(approx_equal(in<usd_per_hour>(half.active_power), 0.5 * 0.7 * full_load));
     CHECK(approx_equal(in<usd_per_hour>(owning_cost(o, 0.0).active_power), 0.0));
     // A cost of capital raises the capital charge to the annuity that repays it: the capital
     // recovery factor at 8% over 5 years is 0.2505 (any annuity table, printed to 4 places).
@@ -307,7 +334,21 @@ TEST_CASE("base load and burst beats both all-cloud and all-owned on a two-level
     CHECK(split.owned == 16.0_gpu);
     CHECK(split.total < split.all_cloud);
     CHECK(split.total < split.all_owned);
-    CHECK(approx_equal(split.saving_vs_cloud, split.all_cloud - split.total));
+    // By hand, per owned GPU (an eighth of the server): capital $333,000 / 8 over 5 × 8,760 h
+    // = $0.9503/h; idle power 30% of 10.2 kW / 8 × PUE 1.25 × $0.0806/kWh = $0.0385/h whatever
+    // the load; active power the other 70%, $0.0899/h, for the hours it works. Owning the base
+    // 16 (busy all 8,760 h) and renting the 48 above it for 500 h at $2.99/GPU·h:
+    const double capital = 333000.0 / 8.0 / (5.0 * 8760.0);
+    const double full_power = 10.2 / 8.0 * 1.25 * 0.0806;
+    const double idle = 0.3 * full_power;
+    const double active = 0.7 * full_power;
+    const double hybrid = 16.0 * 8760.0 * (capital + idle + active) + 48.0 * 500.0 * 2.99;
+    const double cloud_only = (64.0 * 500.0 + 16.0 * 8260.0) * 2.99;
+    const double owned_only = 64.0 * 8760.0 * (capital + idle) + (64.0 * 500.0 + 16.0 * 8260.0) * active;
+    CHECK(approx_equal(in<usd>(split.total), hybrid));
+    CHECK(approx_equal(in<usd>(split.all_owned), owned_only));
+    CHECK(approx_equal(in<usd>(split.saving_vs_cloud), cloud_only - hybrid));  // $267,874
+    CHECK(approx_equal(in<usd>(split.saving_vs_owned), owned_only - hybrid));
     // A whole 8-GPU server describes the same per-GPU cost.
     const hybrid_capacity whole = base_load_and_burst(steps, dgx_h100(), 2.99_usd_per_gpu_hour);
     CHECK(whole.owned == split.owned);

@@ -13,31 +13,8 @@ using namespace gpucalc;
 using namespace gpucalc::literals;
 namespace cat = gpucalc::catalog;
 
-namespace {
-double ridge(const gpu_spec& gpu) {
-    return in<flops_per_byte>(peak(gpu, compute_precision::bf16) / gpu.memory_bandwidth);
-}
-}  // namespace
-
-TEST_CASE("BF16 ridge points: datasheet peak over bandwidth, to the nearest integer") {
-    // Derived: dense BF16 peak ÷ memory bandwidth, both from each device's datasheet or vendor
-    // page (catalog/gpus.hpp cites them), written here as integers, so compared to +-0.5 FLOP/B.
-    // Only devices whose figures are not marked uncertain.
-    // T4 has no bf16: its ridge uses the FP16 tensor peak, 65 / 0.300 = 216.7.
-    CHECK(in<flops_per_byte>(peak(cat::t4, compute_precision::fp16) / cat::t4.memory_bandwidth) ==
-          doctest::Approx(217.0).epsilon(0.5 / 217.0));
-    CHECK(ridge(cat::a100_80gb_sxm) == doctest::Approx(153.0).epsilon(0.5 / 153.0));
-    CHECK(ridge(cat::a100_40gb_sxm) == doctest::Approx(201.0).epsilon(0.5 / 201.0));
-    CHECK(ridge(cat::h100_sxm) == doctest::Approx(295.0).epsilon(0.5 / 295.0));
-    CHECK(ridge(cat::h100_pcie) == doctest::Approx(378.0).epsilon(0.5 / 378.0));
-    CHECK(ridge(cat::h200) == doctest::Approx(206.0).epsilon(0.5 / 206.0));
-    CHECK(ridge(cat::mi300x) == doctest::Approx(247.0).epsilon(0.5 / 247.0));
-    CHECK(ridge(cat::mi325x) == doctest::Approx(218.0).epsilon(0.5 / 218.0));
-    CHECK(ridge(cat::l4) == doctest::Approx(403.0).epsilon(0.5 / 403.0));
-    // 197 / 0.819 = 240.5: written as 240 (truncated rather than rounded), so +-1.
-    CHECK(ridge(cat::tpu_v5e) == doctest::Approx(240.0).epsilon(1.0 / 240.0));
-    CHECK(ridge(cat::tpu_v5p) == doctest::Approx(166.0).epsilon(0.5 / 166.0));
-}
+// The ridge points (peak ÷ bandwidth) are checked against the datasheets in roofline_test.cpp,
+// beside ridge_point.
 
 TEST_CASE("peaks are dense: half the datasheets' sparse figures") {
     // H100 datasheet: BF16 1,979 TFLOPS* and FP8 3,958 TFLOPS*, "* with sparsity".

@@ -270,15 +270,19 @@ TEST_CASE("inference weights at each precision: 7B at fp16 is about 14 GB") {
 }
 
 TEST_CASE("inference on a single GPU adds the KV cache and overhead practitioners quote") {
-    // A practitioners' rule of thumb: KV cache and framework overhead add roughly 20–30% on top
-    // of the weights for inference. A 7B model at fp16 with a few 4k sequences lands in that band.
+    // A practitioners' rule of thumb: the KV cache and framework overhead add roughly 20–30% on
+    // top of the weights for inference. Llama-2-7B at 16 bits (13.48 GB of weights) holding one
+    // 4,096-token sequence lands in that band: its KV cache alone is 2 GiB (15.9%), and the CUDA
+    // context, fragmentation and the activation workspace bring the extra to about 27%. The
+    // assertion is the cited band itself.
     serving_setup s{};
     s.batch = 1;
     s.context = 4096;
     const inference_memory r = inference_memory_per_gpu(cat::llama_2_7b, s);
+    CHECK(approx_equal(in<gibibytes>(r.kv_cache), 2.0));  // 2 × 32 layers × 4,096 × 2 B per token
     const double extra = in<bytes>(r.total - r.weights) / in<bytes>(r.weights);
-    CHECK(extra > 0.20);
-    CHECK(extra < 0.35);
+    CHECK(extra >= 0.20);
+    CHECK(extra <= 0.30);
 }
 
 TEST_CASE("7B full training does not fit one A100 80GB; ZeRO-3 over 8 does") {
@@ -295,7 +299,17 @@ TEST_CASE("7B full training does not fit one A100 80GB; ZeRO-3 over 8 does") {
         fits(training_memory_per_gpu(cat::llama_2_7b, job, strategy), cat::a100_80gb_sxm);
     CHECK(eight.ok);
     CHECK(eight.margin > 0.0_GiB);
-    CHECK(approx_equal(eight.margin + eight.required, eight.usable));
+    // ZeRO (Rajbhandari et al. 2020, §3.1 and Fig. 1): stage 3 over N_d = 8 ranks holds
+    // (2 + 2 + 12)·Ψ / 8 bytes of model states, Ψ = 6,738,415,616 (Llama-2-7b-hf): 13.48 GB.
+    // Activations and overhead come on top, so the margins are bounded by the 80 GiB datasheet
+    // capacity less the model states: at most 80 GiB − 107.8 GB = −21.9 GB on one GPU, and at
+    // most 80 GiB − 13.48 GB = 72.4 GB on each of eight.
+    const double psi = 6738415616.0;
+    const training_memory sharded = training_memory_per_gpu(cat::llama_2_7b, job, strategy);
+    CHECK(approx_equal(in<bytes>(sharded.weights + sharded.gradients + sharded.optimizer_states),
+                       16.0 * psi / 8.0));
+    CHECK(in<bytes>(one.margin) < in<bytes>(80.0_GiB) - 16.0 * psi);
+    CHECK(in<bytes>(eight.margin) < in<bytes>(80.0_GiB) - 16.0 * psi / 8.0);
 }
 
 TEST_CASE("minimum GPUs: ZeRO sharding finds the smallest data-parallel degree") {

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <string_view>
+#include <type_traits>
 
 #include "../detail/checks.hpp"
 #include "../units.hpp"
@@ -165,6 +166,81 @@ constexpr token_price cost_per_million_tokens(gpu_price price, gpu_count gpus,
 /// The cost of leaving `gpus` GPUs up and idle for `idle` before auto-shutdown catches them.
 constexpr money idle_cost(gpu_count gpus, duration idle, gpu_price price) {
     return job_cost(gpus, idle, price);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Readable errors for a price of the wrong kind. Passing an instance's $/h (cost_rate) where a
+// $/GPU·h price (gpu_price) is expected would fail as "no matching function for call to
+// job_cost"; these overloads are viable only for that one mistake (a cost_rate, exactly), so
+// correct calls never reach them, and they turn it into a sentence that says what to do. The
+// assertion tests the enabling parameter (`misuse`, always 0) rather than a trait of Price, so
+// that Clang's first line reads "requirement '0 != 0'" instead of spelling out the quantity.
+// ---------------------------------------------------------------------------------------------
+namespace detail {
+// Named traits, so that a candidate list shows "is_instance_price<Price>" rather than the
+// quantity type spelled out.
+template <class Price>
+struct is_instance_price : std::is_same<Price, cost_rate> {};
+template <class Price>
+struct is_gpu_price : std::is_same<Price, gpu_price> {};
+/// Enabled only for an instance price ($/h), where a per-GPU price is expected.
+template <class Price>
+using if_instance_price = std::enable_if_t<is_instance_price<Price>::value, int>;
+/// Enabled only for a per-GPU price ($/GPU·h), where an instance price is expected.
+template <class Price>
+using if_gpu_price = std::enable_if_t<is_gpu_price<Price>::value, int>;
+}  // namespace detail
+
+/// The one sentence for a $/h price given to `function` where its `what` ("price", "cloud
+/// price") must be $/GPU·h, asserted on the overload's enabling parameter. ASCII only: Clang 14
+/// prints other bytes as octal escapes. cost/run.hpp and cost/tco.hpp use it too.
+#define GPUCALC_DETAIL_REJECT_INSTANCE_PRICE(function, what)                                       \
+    static_assert(misuse != 0, "gpucalc::" function ": the " what                                  \
+                  " is per instance-hour ($/h), not per GPU-hour; divide it by the instance's "    \
+                  "GPUs with per_gpu(price, gpus) for a $/GPU-h price")
+
+template <class Price, detail::if_gpu_price<Price> misuse = 0>
+constexpr gpu_price per_gpu(const Price&, gpu_count) {
+    static_assert(misuse != 0,
+                  "gpucalc::per_gpu: the price is already per GPU-hour ($/GPU-h); per_gpu divides "
+                  "an instance's $/h price by its GPUs");
+    return gpu_price{};
+}
+
+template <class Price, detail::if_instance_price<Price> misuse = 0>
+constexpr money job_cost(gpu_time, const Price&) {
+    GPUCALC_DETAIL_REJECT_INSTANCE_PRICE("job_cost", "price");
+    return money{};
+}
+
+template <class Price, detail::if_instance_price<Price> misuse = 0>
+constexpr money job_cost(gpu_count, duration, const Price&) {
+    GPUCALC_DETAIL_REJECT_INSTANCE_PRICE("job_cost", "price");
+    return money{};
+}
+
+template <class Price, detail::if_instance_price<Price> misuse = 0>
+constexpr gpu_price discounted(const Price&, double) {
+    GPUCALC_DETAIL_REJECT_INSTANCE_PRICE("discounted", "price");
+    return gpu_price{};
+}
+
+template <class Price, detail::if_instance_price<Price> misuse = 0>
+constexpr gpu_price with_premium(const Price&, double) {
+    GPUCALC_DETAIL_REJECT_INSTANCE_PRICE("with_premium", "price");
+    return gpu_price{};
+}
+
+template <class Price, detail::if_instance_price<Price> misuse = 0>
+constexpr token_price cost_per_million_tokens(const Price&, gpu_count, token_rate) {
+    GPUCALC_DETAIL_REJECT_INSTANCE_PRICE("cost_per_million_tokens", "price");
+    return token_price{};
+}
+
+template <class Price, detail::if_instance_price<Price> misuse = 0>
+constexpr money idle_cost(gpu_count, duration, const Price&) {
+    GPUCALC_DETAIL_REJECT_INSTANCE_PRICE("idle_cost", "price");
+    return money{};
 }
 
 }  // namespace gpucalc

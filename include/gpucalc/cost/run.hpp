@@ -53,4 +53,27 @@ constexpr token_price serving_cost_per_million_tokens(const transformer& m, cons
                                    d.aggregate_rate);
 }
 
+// A $/h instance price where these take a $/GPU·h price: a sentence instead of "no matching
+// function" (see prices.hpp).
+template <class Price, detail::if_instance_price<Price> misuse = 0>
+constexpr training_cost_estimate training_cost(duration, const parallel_layout&, const Price&) {
+    GPUCALC_DETAIL_REJECT_INSTANCE_PRICE("training_cost", "price");
+    return training_cost_estimate{};
+}
+
+template <class Price, detail::if_instance_price<Price> misuse = 0>
+constexpr training_cost_estimate training_cost(const transformer&, const gpu_spec&, token_count,
+                                               const training_job&, const parallel_layout&,
+                                               const Price&, const mfu_assumption& = {}) {
+    GPUCALC_DETAIL_REJECT_INSTANCE_PRICE("training_cost", "price");
+    return training_cost_estimate{};
+}
+
+template <class Price, detail::if_instance_price<Price> misuse = 0>
+constexpr token_price serving_cost_per_million_tokens(const transformer&, const gpu_spec&,
+                                                      const serving_setup&, const Price&) {
+    GPUCALC_DETAIL_REJECT_INSTANCE_PRICE("serving_cost_per_million_tokens", "price");
+    return token_price{};
+}
+
 }  // namespace gpucalc

@@ -308,4 +308,31 @@ inline hybrid_capacity base_load_and_burst(const demand_step (&steps)[N], const 
     return best;
 }
 
+// A $/h instance price where these take the cloud's $/GPU·h price: a sentence instead of "no
+// matching function" (see prices.hpp).
+template <class Price, detail::if_instance_price<Price> misuse = 0>
+inline breakeven rent_vs_buy(const ownership&, const Price&, double = 1.0) {
+    GPUCALC_DETAIL_REJECT_INSTANCE_PRICE("rent_vs_buy", "cloud price");
+    return breakeven{};
+}
+
+template <class Price, detail::if_instance_price<Price> misuse = 0>
+inline money renting_npv(const ownership&, const Price&, double) {
+    GPUCALC_DETAIL_REJECT_INSTANCE_PRICE("renting_npv", "cloud price");
+    return money{};
+}
+
+template <class Price, detail::if_instance_price<Price> misuse = 0>
+inline cumulative_cost cumulative_costs(const ownership&, const Price&, double, duration) {
+    GPUCALC_DETAIL_REJECT_INSTANCE_PRICE("cumulative_costs", "cloud price");
+    return cumulative_cost{};
+}
+
+template <std::size_t N, class Price, detail::if_instance_price<Price> misuse = 0>
+inline hybrid_capacity base_load_and_burst(const demand_step (&)[N], const ownership&,
+                                           const Price&) {
+    GPUCALC_DETAIL_REJECT_INSTANCE_PRICE("base_load_and_burst", "cloud price");
+    return hybrid_capacity{};
+}
+
 }  // namespace gpucalc
