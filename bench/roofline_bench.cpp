@@ -170,19 +170,22 @@ GPUCALC_DETAIL_INLINE inline double raw_weight_bytes_read(const gpucalc::checked
 }
 
 /// parallelism/costs.hpp's detail::pass_forward_flops() for a decode step (one query per
-/// sequence over `context` keys, one output), transliterated in FLOPs.
+/// sequence over `context` keys, one output), with model/flops.hpp's layer formula, in FLOPs.
 GPUCALC_DETAIL_INLINE inline double raw_decode_flops(const gpucalc::checked_model& cm, std::int64_t tp,
                                                      std::int64_t batch, std::int64_t context) {
     const gpucalc::transformer& m = cm.spec();
     const gpucalc::layer_parameters& p = cm.layer();
+    const detail::attention_widths w = detail::attention_widths_per_gpu(cm, tp);
     const double t = static_cast<double>(tp);
+    const double h = static_cast<double>(m.hidden);
     const double tokens = static_cast<double>(batch) * 1.0;
-    const double active_weights =
-        static_cast<double>(p.attention_weights + gpucalc::active_experts_of(m) * p.expert_weights + p.router);
+    const double weights = 2.0 * h * w.q + 2.0 * h * w.kv +
+                           static_cast<double>(gpucalc::active_experts_of(m) * p.expert_weights) * (1.0 / t) +
+                           static_cast<double>(p.router);
     const double pairs = detail::attention_pairs_unchecked(m, 1, context, gpucalc::pair_count::causal);
-    const double gemm = 2.0 * tokens * active_weights / t;
-    const double attention = 4.0 * static_cast<double>(batch) * pairs * static_cast<double>(cm.q_width()) / t;
-    const double table = static_cast<double>(m.vocab) * static_cast<double>(m.hidden) / t;
+    const double gemm = 2.0 * tokens * weights;
+    const double attention = 4.0 * static_cast<double>(batch) * pairs * w.q;
+    const double table = static_cast<double>(m.vocab) * h / t;
     return static_cast<double>(m.layers) * (gemm + attention) + 2.0 * (static_cast<double>(batch) * 1.0) * table;
 }
 

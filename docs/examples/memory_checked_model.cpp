@@ -18,7 +18,7 @@ int main() {
                   << step.aggregate_rate << ", "
                   << gpucalc::inference_memory_per_gpu(llama, serve).total << " per GPU\n";
     }
-    // The searches check the model once too, and the setup once; their probes check nothing.
+    // The searches check the model once too; max_batch and max_context also check the setup once.
     std::cout << "  largest batch at 8k on one H100 (10% headroom): "
               << gpucalc::max_batch_for_inference(llama, serve, cat::h100_sxm, 0.1) << "\n";
 

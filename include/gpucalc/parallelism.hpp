@@ -195,7 +195,8 @@ struct stage_weights {
     double layers = 0.0;   ///< layers on the stage
     /// The part of `embedding_class` a forward pass looks up, one row per token, rather than
     /// reads: the input embedding table (unless it is also this stage's output head) and a
-    /// learned position table.
+    /// learned position table. With pp > 1 it is the most loaded stage's: the first stage's
+    /// embedding when that stage holds the most, else 0.
     double lookup = 0.0;
 };
 

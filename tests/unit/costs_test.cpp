@@ -143,6 +143,48 @@ TEST_CASE("an MoE layer with expert parallelism sends each token to its k expert
     CHECK(spread.forward_gemm == whole.forward_gemm);
 }
 
+TEST_CASE("under TP each rank sends its share across a stage boundary and to the experts") {
+    // Narayanan et al. 2021 §4.1: with the scatter/gather optimization each of t ranks sends
+    // b·s·h/t across a stage boundary. GPT-3 175B, TP 8, b 1, s 2048, bf16: 6.29 MB per GPU.
+    const checked_model m = check(cat::korthikanti_175b);
+    parallel_layout layout{};
+    layout.tensor = 8;
+    layout.pipeline = 4;
+    const pass_shape pass{1, 2048, 2048, 2048, pair_count::causal};
+    CHECK(approx_equal(in<bytes>(stage_cost_of(m, layout, pass, 0).boundary_activations),
+                       2048.0 * 12288.0 * 2.0 / 8.0));
+    // Interleaved 1F1B with 2 chunks per stage: twice the boundary traffic, and the last stage
+    // sends its chunks back to the first (Narayanan et al. 2021 §2.2.2).
+    layout.interleave = 2;
+    CHECK(approx_equal(in<bytes>(stage_cost_of(m, layout, pass, 3).boundary_activations),
+                       2.0 * 2048.0 * 12288.0 * 2.0 / 8.0));
+}
+
+TEST_CASE("the MoE router runs whole on every TP rank; the experts split") {
+    // Mixtral-8x7B at TP 2: the experts' and attention's GEMMs halve, the router's (h × E =
+    // 4096 × 8 per layer, Jiang et al. 2024) does not.
+    const checked_model m = check(cat::mixtral_8x7b);
+    parallel_layout tp2{};
+    tp2.tensor = 2;
+    const pass_shape pass{1, 1, 1, 1, pair_count::causal};
+    const double one_gpu = in<flops>(layer_cost_of(m, {}, pass).forward_gemm);
+    const double split = in<flops>(layer_cost_of(m, tp2, pass).forward_gemm);
+    const double router = 2.0 * 4096.0 * 8.0;
+    CHECK(approx_equal(split, (one_gpu - router) / 2.0 + router));
+    // The experts' gradients are their own buffer: they reduce over fewer ranks.
+    const layer_cost c = layer_cost_of(m, {}, pass);
+    CHECK(approx_equal(in<bytes>(c.expert_gradients), 8.0 * 3.0 * 4096.0 * 14336.0 * 2.0));
+}
+
+TEST_CASE("context parallelism is refused, not ignored") {
+    parallel_layout cp2{};
+    cp2.context_parallel = 2;
+    CHECK_THROWS_WITH_AS(layer_cost_of(cat::llama_2_7b, cp2, {}),
+                         "layer_cost_of: parallel.context_parallel = 2 must be 1: per-layer costs "
+                         "do not model context parallelism yet",
+                         invalid_input);
+}
+
 TEST_CASE("stages split the layers as evenly as they go") {
     // 32 layers on 3 stages: 11, 11, 10 (derived); 96 on 8: 12 each.
     CHECK(layers_on_stage(cat::llama_2_7b, 3, 0) == 11);
@@ -164,6 +206,12 @@ TEST_CASE("bad passes and stages are invalid_input naming the field") {
                          invalid_input);
     CHECK_THROWS_WITH_AS(layers_on_stage(m, 4, 4),
                          "layers_on_stage: stage = 4 must be in [0, pipeline - 1 = 3]", invalid_input);
+    CHECK_THROWS_WITH_AS(stage_cost_of(m, {}, {}, 3),
+                         "stage_cost_of: stage = 3 must be in [0, pipeline - 1 = 0]", invalid_input);
+    transformer bad = cat::llama_2_7b;
+    bad.heads = 0;
+    CHECK_THROWS_WITH_AS(stage_cost_of(bad, {}, {}, 0), "stage_cost_of: heads = 0 must be >= 1",
+                         invalid_input);
     parallel_layout three{};
     three.tensor = 3;
     CHECK_THROWS_WITH_AS(layer_cost_of(m, three, {}),

@@ -92,18 +92,43 @@ struct forward_flops {
 };
 
 namespace detail {
+/// One layer's forward FLOPs on one GPU, the one formula every FLOP count in gpucalc uses.
+struct layer_forward {
+    flop_count gemm{};
+    flop_count attention{};
+};
+
+/// The GPU holds `q` query and output-projection columns and `kv` key and value columns of the
+/// attention (heads × head_dim, split by TP; a replicated KV head counts whole), `expert_share`
+/// of each expert's matrices (1 ÷ TP) and the MoE router whole. The weight matmuls cost 2 FLOPs
+/// per weight and token (Kaplan et al. 2020, §2.1): Q and O are h × q each, K and V h × kv each;
+/// the attention core 4 × pairs × q per sequence, QKᵀ and ·V (Narayanan et al. 2021, §5.1).
+/// `batch` sequences each add `queries` tokens after `keys − queries` cached ones.
+GPUCALC_DETAIL_INLINE constexpr layer_forward layer_forward_flops(
+    const checked_model& cm, double q, double kv, double expert_share, std::int64_t batch,
+    std::int64_t queries, std::int64_t keys, pair_count counted) {
+    const transformer& m = cm.spec();
+    const layer_parameters& p = cm.layer();
+    const double h = static_cast<double>(m.hidden);
+    const double tokens = static_cast<double>(batch) * static_cast<double>(queries);
+    const double weights = 2.0 * h * q + 2.0 * h * kv +
+                           static_cast<double>(active_experts_of(m) * p.expert_weights) * expert_share +
+                           static_cast<double>(p.router);
+    const double pairs = attention_pairs_unchecked(m, queries, keys, counted);
+    return {make<flops>(2.0 * tokens * weights),
+            make<flops>(4.0 * static_cast<double>(batch) * pairs * q)};
+}
+
 /// forward_flops_per_token() for a model and context already checked.
 GPUCALC_DETAIL_INLINE constexpr forward_flops forward_flops_unchecked(const checked_model& cm,
                                                                      std::int64_t context) {
     const transformer& m = cm.spec();
-    const layer_parameters& p = detail::layer_parameters_of(cm);
-    const double weights_per_layer = static_cast<double>(
-        p.attention_weights + active_experts_of(m) * p.expert_weights + p.router);
-    const double q_width = static_cast<double>(q_width_of(cm));
+    const layer_forward one =
+        layer_forward_flops(cm, static_cast<double>(cm.q_width()), static_cast<double>(cm.kv_width()),
+                            1.0, 1, 1, context, pair_count::all_keys);
     forward_flops f{};
-    f.layers = make<flops>(2.0 * weights_per_layer * static_cast<double>(m.layers));
-    const double pairs = attention_pairs_unchecked(m, 1, context, pair_count::all_keys);
-    f.attention = make<flops>(4.0 * pairs * q_width * static_cast<double>(m.layers));
+    f.layers = static_cast<double>(m.layers) * one.gemm;
+    f.attention = static_cast<double>(m.layers) * one.attention;
     f.lm_head = make<flops>(2.0 * static_cast<double>(m.vocab * m.hidden));
     f.total = f.layers + f.attention + f.lm_head;
     return f;

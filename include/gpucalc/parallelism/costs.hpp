@@ -53,10 +53,14 @@ struct work_cost {
     flop_count backward_attention{};
     /// The weights on this GPU (its experts, its TP share; norms and router replicated).
     data_size weights{};
-    /// The gradients this GPU reduces across the data-parallel ranks: every weight it holds, in
-    /// the gradient format (Rajbhandari et al. 2020, ZeRO §7: a data-parallel step all-reduces
-    /// the gradients; ZeRO-2 and -3 reduce-scatter the same buffer).
+    /// The gradients of the dense weights this GPU holds (all but the experts), in the gradient
+    /// format: reduced across the data-parallel × context-parallel ranks (Rajbhandari et al.
+    /// 2020, ZeRO §7: a data-parallel step all-reduces the gradients; ZeRO-2 and -3
+    /// reduce-scatter the same buffer).
     data_size gradients{};
+    /// The gradients of the experts this GPU holds: reduced only across the ranks that hold the
+    /// same experts, data × context-parallel ÷ expert-parallel.
+    data_size expert_gradients{};
     /// TP without sequence parallelism: two all-reduces of batch × queries × hidden per layer and
     /// forward, after attention and after the MLP (Shoeybi et al. 2019 §3, the g operator).
     data_size tensor_all_reduce{};
@@ -66,16 +70,19 @@ struct work_cost {
     data_size sequence_all_gather{};
     data_size sequence_reduce_scatter{};
     /// MoE with expert parallelism: each token's hidden state goes to each of its k experts and
-    /// comes back, two all-to-alls of batch × queries × k × hidden per layer and forward
-    /// (dispatch and combine; Lepikhin et al. 2021, GShard; Fedus et al. 2022, Switch).
+    /// comes back, two all-to-alls per layer and forward (dispatch and combine; Lepikhin et al.
+    /// 2021, GShard; Fedus et al. 2022, Switch), of batch × queries × k × hidden ÷ TP per GPU:
+    /// with TP, an MoE layer runs sequence parallel, each rank routing its share of the tokens.
     data_size expert_all_to_all{};
 };
 
 /// One transformer layer's work for a pass on one GPU of a layout (its TP rank's share, its EP
 /// rank's experts).
 struct layer_cost : work_cost {
-    /// What the layer hands on: batch × queries × hidden activations. A pipeline stage sends its
-    /// last layer's to the next stage, once forward and once backward (Narayanan et al. 2021 §2.2).
+    /// What one GPU sends when the layer ends a pipeline stage: the batch × queries × hidden
+    /// output split over the TP ranks, each sending its share and the receiving stage
+    /// all-gathering it (Narayanan et al. 2021 §4.1, the scatter/gather optimization); the
+    /// gradient of the same size comes back.
     data_size output_activations{};
 };
 
@@ -84,7 +91,9 @@ struct layer_cost : work_cost {
 /// (2 × outputs × vocab × hidden ÷ TP FLOPs forward, twice that backward).
 struct stage_cost : work_cost {
     std::int64_t layers = 0;
-    /// What the stage sends the next one per pass (zero on the last stage).
+    /// What one GPU of the stage sends the next stage per pass: one layer's output_activations,
+    /// none on the last stage; with an interleaved schedule of v chunks, v of them from every
+    /// stage, the last sending its chunks back to the first (Narayanan et al. 2021 §2.2.2).
     data_size boundary_activations{};
 };
 
@@ -105,25 +114,39 @@ constexpr void check_pass_shape(const pass_shape& p, const char* function) {
     }
 }
 
-/// One layer's forward FLOPs on one TP rank: its GEMMs and its attention core.
-struct layer_forward {
-    flop_count gemm{};
-    flop_count attention{};
-};
+/// The layout checks the costs make: the layout's rules, and no context parallelism, whose
+/// split of the queries and K/V exchange these costs do not model yet.
+constexpr void check_cost_layout(const checked_model& cm, const parallel_layout& layout,
+                                 const char* function) {
+    check(cm, layout, function);
+    if (layout.context_parallel != 1) {
+        throw_invalid(function, "parallel.context_parallel",
+                      static_cast<double>(layout.context_parallel), "",
+                      "must be 1: per-layer costs do not model context parallelism yet");
+    }
+}
 
+/// layers_on_stage() for a checked pipeline and stage.
+constexpr std::int64_t stage_layers(const transformer& m, std::int64_t pipeline,
+                                    std::int64_t stage) {
+    return m.layers / pipeline + (stage < m.layers % pipeline ? 1 : 0);
+}
+
+constexpr void check_stage(std::int64_t pipeline, std::int64_t stage, const char* function) {
+    if (stage < 0 || stage >= pipeline) {
+        throw_invalid(function, "stage", static_cast<double>(stage), "",
+                      "must be in [0, pipeline - 1 = ", static_cast<double>(pipeline - 1), "]");
+    }
+}
+
+/// One layer's forward FLOPs on one TP rank of `par` (model/flops.hpp's formula with the rank's
+/// share of the attention and experts; the router runs whole on every rank).
 GPUCALC_DETAIL_INLINE constexpr layer_forward layer_forward_flops(const checked_model& cm,
                                                                   const parallel_layout& par,
                                                                   const pass_shape& pass) {
-    const transformer& m = cm.spec();
-    const layer_parameters& p = cm.layer();
-    const double t = static_cast<double>(par.tensor);
-    const double tokens = static_cast<double>(pass.batch) * static_cast<double>(pass.queries);
-    const double active_weights = static_cast<double>(
-        p.attention_weights + active_experts_of(m) * p.expert_weights + p.router);
-    const double pairs = attention_pairs_unchecked(m, pass.queries, pass.keys, pass.counted);
-    return {make<flops>(2.0 * tokens * active_weights / t),
-            make<flops>(4.0 * static_cast<double>(pass.batch) * pairs *
-                        static_cast<double>(cm.q_width()) / t)};
+    const attention_widths w = attention_widths_per_gpu(cm, par.tensor);
+    return layer_forward_flops(cm, w.q, w.kv, 1.0 / static_cast<double>(par.tensor), pass.batch,
+                               pass.queries, pass.keys, pass.counted);
 }
 
 /// layer_cost_of() for a model, layout and pass already checked.
@@ -132,6 +155,7 @@ constexpr layer_cost layer_cost_unchecked(const checked_model& cm, const paralle
     const transformer& m = cm.spec();
     const layer_parameters& p = cm.layer();
     const double h = static_cast<double>(m.hidden);
+    const double t = static_cast<double>(par.tensor);
     const double tokens = static_cast<double>(pass.batch) * static_cast<double>(pass.queries);
     const layer_forward forward = layer_forward_flops(cm, par, pass);
 
@@ -145,10 +169,11 @@ constexpr layer_cost layer_cost_unchecked(const checked_model& cm, const paralle
     const stage_weights one = weights_on_worst_stage(cm, par.tensor, m.layers, par.expert);
     const double norms = 2.0 * static_cast<double>(p.norm);
     c.weights = storage_size(one.linear, f.weights) + storage_size(norms, f.embeddings);
-    c.gradients = storage_size(one.linear + norms, f.gradients);
+    c.gradients = storage_size(one.linear - one.experts + norms, f.gradients);
+    c.expert_gradients = storage_size(one.experts, f.gradients);
 
     const data_size hidden_states = storage_size(tokens * h, f.activations);
-    c.output_activations = hidden_states;
+    c.output_activations = hidden_states / t;
     if (par.tensor > 1 && par.sequence_parallel) {
         c.sequence_all_gather = 2.0 * hidden_states;
         c.sequence_reduce_scatter = 2.0 * hidden_states;
@@ -157,7 +182,7 @@ constexpr layer_cost layer_cost_unchecked(const checked_model& cm, const paralle
     }
     if (m.experts > 1 && par.expert > 1) {
         c.expert_all_to_all =
-            2.0 * static_cast<double>(m.experts_per_token) * hidden_states;
+            2.0 * static_cast<double>(m.experts_per_token) * hidden_states / t;
     }
     return c;
 }
@@ -171,6 +196,7 @@ constexpr work_cost times(double n, const work_cost& one) {
     w.backward_attention = n * one.backward_attention;
     w.weights = n * one.weights;
     w.gradients = n * one.gradients;
+    w.expert_gradients = n * one.expert_gradients;
     w.tensor_all_reduce = n * one.tensor_all_reduce;
     w.sequence_all_gather = n * one.sequence_all_gather;
     w.sequence_reduce_scatter = n * one.sequence_reduce_scatter;
@@ -200,13 +226,18 @@ GPUCALC_DETAIL_INLINE constexpr flop_count pass_forward_flops(const checked_mode
 }  // namespace detail
 
 /// The cost of one layer of `m` for `pass` on one GPU of `layout` (see layer_cost). The layout
-/// is checked as for training: TP splits the heads, EP the experts.
+/// is checked as for training: TP splits the heads, EP the experts; context parallelism must be
+/// 1 (not modelled here yet).
 constexpr layer_cost layer_cost_of(const checked_model& m, const parallel_layout& layout,
                                    const pass_shape& pass, const cost_formats& formats = {}) {
     constexpr const char* function = "layer_cost_of";
-    detail::check(m, layout, function);
+    detail::check_cost_layout(m, layout, function);
     detail::check_pass_shape(pass, function);
     return detail::layer_cost_unchecked(m, layout, pass, formats);
+}
+constexpr layer_cost layer_cost_of(const transformer& m, const parallel_layout& layout,
+                                   const pass_shape& pass, const cost_formats& formats = {}) {
+    return layer_cost_of(check(m, "layer_cost_of"), layout, pass, formats);
 }
 
 /// Layers on pipeline stage `stage` (0-based) of `pipeline`: the layers split as evenly as they
@@ -221,12 +252,8 @@ constexpr std::int64_t layers_on_stage(const transformer& m, std::int64_t pipeli
         detail::throw_invalid(function, "pipeline", static_cast<double>(pipeline), "",
                               "must not exceed layers = ", static_cast<double>(m.layers), "");
     }
-    if (stage < 0 || stage >= pipeline) {
-        detail::throw_invalid(function, "stage", static_cast<double>(stage), "",
-                              "must be in [0, pipeline - 1 = ", static_cast<double>(pipeline - 1),
-                              "]");
-    }
-    return m.layers / pipeline + (stage < m.layers % pipeline ? 1 : 0);
+    detail::check_stage(pipeline, stage, function);
+    return detail::stage_layers(m, pipeline, stage);
 }
 
 /// The cost of pipeline stage `stage` (0-based) of `layout` for `pass` on one of its GPUs (see
@@ -238,12 +265,13 @@ constexpr stage_cost stage_cost_of(const checked_model& cm, const parallel_layou
                                    const pass_shape& pass, std::int64_t stage,
                                    const cost_formats& formats = {}) {
     constexpr const char* function = "stage_cost_of";
-    detail::check(cm, layout, function);
+    detail::check_cost_layout(cm, layout, function);
     detail::check_pass_shape(pass, function);
     const transformer& m = cm.spec();
+    detail::check_stage(layout.pipeline, stage, function);
     const layer_cost one = detail::layer_cost_unchecked(cm, layout, pass, formats);
     stage_cost s{};
-    s.layers = layers_on_stage(m, layout.pipeline, stage);
+    s.layers = detail::stage_layers(m, layout.pipeline, stage);
     static_cast<work_cost&>(s) = detail::times(static_cast<double>(s.layers), one);
 
     const double t = static_cast<double>(layout.tensor);
@@ -263,12 +291,20 @@ constexpr stage_cost stage_cost_of(const checked_model& cm, const parallel_layou
         const flop_count head = detail::head_forward_flops(m, layout, pass);
         s.forward_gemm += head;
         s.backward_gemm += 2.0 * head;
-    } else {
+    }
+    if (layout.interleave > 1) {
+        s.boundary_activations = static_cast<double>(layout.interleave) * one.output_activations;
+    } else if (!last) {
         s.boundary_activations = one.output_activations;
     }
     s.weights += storage_size(ends, formats.embeddings);
     s.gradients += storage_size(ends, formats.gradients);
     return s;
+}
+constexpr stage_cost stage_cost_of(const transformer& m, const parallel_layout& layout,
+                                   const pass_shape& pass, std::int64_t stage,
+                                   const cost_formats& formats = {}) {
+    return stage_cost_of(check(m, "stage_cost_of"), layout, pass, stage, formats);
 }
 
 }  // namespace gpucalc
