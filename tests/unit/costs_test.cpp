@@ -122,6 +122,10 @@ TEST_CASE("gradients over all stages and TP ranks are the parameters, in the gra
     CHECK(approx_equal(in<bytes>(stage_cost_of(m, {}, pass, 0, fp32_grads).gradients),
                        6738415616.0 * 4.0));
     CHECK(approx_equal(in<bytes>(stage_cost_of(m, {}, pass, 0).weights), 6738415616.0 * 2.0));
+    // A pass reads all but the input embedding's 32,000 × 4,096 table, which it looks up:
+    // 13.21 GB, the bytes a batch-1 decode step reads (Llama-2-7B is untied).
+    CHECK(approx_equal(in<bytes>(stage_cost_of(m, {}, pass, 0).weights_read),
+                       (6738415616.0 - 32000.0 * 4096.0) * 2.0));
 }
 
 TEST_CASE("an MoE layer with expert parallelism sends each token to its k experts and back") {

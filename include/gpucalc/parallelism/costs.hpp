@@ -91,6 +91,11 @@ struct layer_cost : work_cost {
 /// (2 × outputs × vocab × hidden ÷ TP FLOPs forward, twice that backward).
 struct stage_cost : work_cost {
     std::int64_t layers = 0;
+    /// The weight bytes a pass reads: `weights` less the tables it only looks up, one row per
+    /// token (the input embedding unless it is also this stage's head, learned positions).
+    /// Every expert the GPU holds counts as read, as in training; decode's estimate reads only
+    /// the experts a batch reaches (roofline/inference.hpp).
+    data_size weights_read{};
     /// What one GPU of the stage sends the next stage per pass: one layer's output_activations,
     /// none on the last stage; with an interleaved schedule of v chunks, v of them from every
     /// stage, the last sending its chunks back to the first (Narayanan et al. 2021 §2.2.2).
@@ -279,10 +284,13 @@ constexpr stage_cost stage_cost_of(const checked_model& cm, const parallel_layou
     const double table = static_cast<double>(m.vocab) * h / t;
     const bool first = stage == 0;
     const bool last = stage == layout.pipeline - 1;
-    double ends = 0.0;  // embedding-class elements on this stage
+    double ends = 0.0;    // embedding-class elements on this stage
+    double looked_up = 0.0;  // of which a pass only looks rows up
     if (first) {
-        ends += table;
-        if (m.positions == position_kind::learned) ends += static_cast<double>(m.max_context) * h;
+        const double positions =
+            m.positions == position_kind::learned ? static_cast<double>(m.max_context) * h : 0.0;
+        ends += table + positions;
+        looked_up += positions + (m.tied_embeddings && last ? 0.0 : table);
     }
     if (last) {
         ends += static_cast<double>(cm.layer().norm);
@@ -298,6 +306,7 @@ constexpr stage_cost stage_cost_of(const checked_model& cm, const parallel_layou
         s.boundary_activations = one.output_activations;
     }
     s.weights += storage_size(ends, formats.embeddings);
+    s.weights_read = s.weights - storage_size(looked_up, formats.embeddings);
     s.gradients += storage_size(ends, formats.gradients);
     return s;
 }
