@@ -1,6 +1,8 @@
 // detail/config.hpp: the compiler attributes that keep error paths cold and hot paths inlined
 #pragma once
 
+#include <type_traits>
+
 // The throwing helpers (error.hpp) are kept out of line and marked cold: every hot function
 // validates its input on each call, and building a message inline would bloat those functions
 // past what the compiler inlines.
@@ -29,3 +31,19 @@
 #else
 #define GPUCALC_DETAIL_INLINE
 #endif
+
+namespace gpucalc {
+namespace detail {
+/// Whether the call is being evaluated in a constant expression (std::is_constant_evaluated in
+/// C++20; the same builtin, which GCC 9 and Clang 9 provide in C++17 too; else false).
+constexpr bool is_constant_evaluated() noexcept {
+#if defined(__cpp_lib_is_constant_evaluated)
+    return std::is_constant_evaluated();
+#elif defined(__GNUC__) || defined(__clang__)
+    return __builtin_is_constant_evaluated();
+#else
+    return false;
+#endif
+}
+}  // namespace detail
+}  // namespace gpucalc

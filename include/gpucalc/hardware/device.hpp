@@ -188,7 +188,10 @@ constexpr void check(const gpu_spec& gpu, const field_path& at) {
                       static_cast<double>(gpu.mig_count), "", "must be in [0, ",
                       static_cast<double>(max_mig_profiles), "]");
     }
-    if (gpu.mig_count > 0 && gpu.mig == nullptr) {
+    // In a constant expression, reading through a null `mig` below is itself a compile error,
+    // so the comparison runs only at run time: GCC with UBSan cannot compare a static table's
+    // address with nullptr in a constant expression.
+    if (gpu.mig_count > 0 && !is_constant_evaluated() && gpu.mig == nullptr) {
         throw_invalid(at.function, path_text(at, "mig_count").c_str(),
                       static_cast<double>(gpu.mig_count), "",
                       "must be 0 when mig points to no profiles");
