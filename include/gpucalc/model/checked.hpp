@@ -22,7 +22,9 @@ constexpr checked_model check(const transformer& m, const char* function = "chec
 /// prefill and the searches) accept it and skip the model's checks, which a scheduler calling
 /// them millions of times on one model would otherwise repeat on every call. It is a literal
 /// type, so constant expressions can hold one, and it converts to `const transformer&`, so
-/// every function that takes a transformer takes it too.
+/// every function that takes a transformer takes it too. Hold it by value
+/// (`const checked_model m = check(model);`): a `const transformer&` bound to `check(model)`
+/// would outlive the temporary it refers to.
 class checked_model {
 public:
     /// The model as given.
