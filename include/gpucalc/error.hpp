@@ -1,7 +1,7 @@
 // error.hpp: the one exception gpucalc throws, for input that breaks a stated rule
 #pragma once
 
-#include <cstdio>
+#include <charconv>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -22,12 +22,19 @@ public:
 
 namespace detail {
 
+/// `value` as printf would write it with `format` and `precision` in the C locale, whatever
+/// the program's locale: std::to_chars never reads it (snprintf would write "1,5" under
+/// de_DE). Non-finite values read "nan", "inf" and "-inf".
+inline std::string locale_free_text(double value, std::chars_format format, int precision) {
+    char text[128];
+    const std::to_chars_result r = std::to_chars(text, text + sizeof text, value, format, precision);
+    return r.ec == std::errc{} ? std::string(text, r.ptr) : std::string("?");
+}
+
 /// Shortest round-trip-ish text for a number in an error message: integers print without a
-/// fractional part, others with up to 15 significant digits.
+/// fractional part, others with up to 15 significant digits (printf's %.15g).
 inline std::string number_text(double value) {
-    char text[40];
-    std::snprintf(text, sizeof text, "%.15g", value);
-    return text;
+    return locale_free_text(value, std::chars_format::general, 15);
 }
 
 /// Throws "function: field = value unit rule_head[number]rule_tail"; `number` is printed only

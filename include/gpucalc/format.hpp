@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -170,10 +169,8 @@ inline std::string rounded_text(double v, int significant, bool separators) {
     significant = clamp_significant(significant);
     if (std::isnan(v)) return "nan";
     if (std::isinf(v)) return v < 0 ? "-inf" : "inf";
-    char buffer[64];
     if (v != 0.0 && (std::fabs(v) < smallest_plain || std::fabs(v) >= largest_plain)) {
-        std::snprintf(buffer, sizeof buffer, "%.*e", significant - 1, v);
-        return buffer;
+        return locale_free_text(v, std::chars_format::scientific, significant - 1);
     }
     const double rounded = round_to_significant(v, significant);
     int decimals = 0;
@@ -182,8 +179,7 @@ inline std::string rounded_text(double v, int significant, bool separators) {
         decimals = significant - 1 - exponent;
         if (decimals < 0) decimals = 0;
     }
-    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, std::fabs(rounded));
-    std::string digits = buffer;
+    std::string digits = locale_free_text(std::fabs(rounded), std::chars_format::fixed, decimals);
     const auto point = digits.find('.');
     if (point != std::string::npos) {
         while (digits.back() == '0') digits.pop_back();
