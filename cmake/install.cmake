@@ -14,6 +14,8 @@ configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/gpucalcConfig.cmake.in
 write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/gpucalcConfigVersion.cmake
   COMPATIBILITY SameMinorVersion
   ARCH_INDEPENDENT)
+# The MIT license must travel with every copy.
+install(FILES ${PROJECT_SOURCE_DIR}/LICENSE DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/gpucalc)
 install(FILES
   ${CMAKE_CURRENT_BINARY_DIR}/gpucalcConfig.cmake
   ${CMAKE_CURRENT_BINARY_DIR}/gpucalcConfigVersion.cmake
