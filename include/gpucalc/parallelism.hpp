@@ -200,6 +200,37 @@ struct stage_weights {
     double lookup = 0.0;
 };
 
+/// The embedding-class elements pipeline stage `stage` of `pp` holds beyond its layers' norms,
+/// and the part of them a pass only looks up (see stage_weights). The one statement of where the
+/// ends sit: the first stage holds the vocab-parallel token embedding and any learned position
+/// table; the last the output head (its own copy unless tied to an embedding on the same stage)
+/// and the final norm.
+struct stage_ends {
+    double elements = 0.0;
+    double lookup = 0.0;
+};
+
+constexpr stage_ends ends_of_stage(const checked_model& cm, std::int64_t tp, std::int64_t pp,
+                                   std::int64_t stage) {
+    const transformer& m = cm.spec();
+    const double h = static_cast<double>(m.hidden);
+    const double table = static_cast<double>(m.vocab) * h / static_cast<double>(tp);
+    const bool first = stage == 0;
+    const bool last = stage == pp - 1;
+    stage_ends e{};
+    if (first) {
+        const double positions =
+            m.positions == position_kind::learned ? static_cast<double>(m.max_context) * h : 0.0;
+        e.elements = table + positions;
+        e.lookup = positions + (m.tied_embeddings && last ? 0.0 : table);
+    }
+    if (last) {
+        e.elements += (m.tied_embeddings && first ? 0.0 : table);
+        e.elements += static_cast<double>(cm.layer().norm);
+    }
+    return e;
+}
+
 constexpr stage_weights weights_on_worst_stage(const checked_model& cm, std::int64_t tp,
                                                std::int64_t pp, std::int64_t expert_parallel) {
     const transformer& m = cm.spec();
@@ -218,21 +249,12 @@ constexpr stage_weights weights_on_worst_stage(const checked_model& cm, std::int
     r.linear = r.layers * (attention + experts_here * expert + static_cast<double>(p.router));
     r.experts = m.experts > 1 ? r.layers * experts_here * expert : 0.0;
 
-    const double head = static_cast<double>(m.vocab) * h / t;
-    const double positions =
-        m.positions == position_kind::learned ? static_cast<double>(m.max_context) * h : 0.0;
-    const double embedding = head + positions;
-    const double final_norm = static_cast<double>(p.norm);
-    double ends = 0.0;
-    if (pp == 1) {
-        ends = embedding + (m.tied_embeddings ? 0.0 : head) + final_norm;
-        r.lookup = positions + (m.tied_embeddings ? 0.0 : head);
-    } else {
-        const double last = head + final_norm;  // tied or not, the last stage holds a head
-        ends = embedding > last ? embedding : last;
-        r.lookup = embedding > last ? embedding : 0.0;
-    }
-    r.embedding_class = r.layers * 2.0 * static_cast<double>(p.norm) + ends;
+    // The heavier end: the first stage's embedding or the last's head (one stage when pp = 1).
+    const stage_ends first = ends_of_stage(cm, tp, pp, 0);
+    const stage_ends last = ends_of_stage(cm, tp, pp, pp - 1);
+    const stage_ends& ends = first.elements > last.elements ? first : last;
+    r.lookup = ends.lookup;
+    r.embedding_class = r.layers * 2.0 * static_cast<double>(p.norm) + ends.elements;
     return r;
 }
 

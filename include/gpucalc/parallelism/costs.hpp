@@ -279,23 +279,9 @@ constexpr stage_cost stage_cost_of(const checked_model& cm, const parallel_layou
     s.layers = detail::stage_layers(m, layout.pipeline, stage);
     static_cast<work_cost&>(s) = detail::times(static_cast<double>(s.layers), one);
 
-    const double t = static_cast<double>(layout.tensor);
-    const double h = static_cast<double>(m.hidden);
-    const double table = static_cast<double>(m.vocab) * h / t;
-    const bool first = stage == 0;
+    const detail::stage_ends ends = detail::ends_of_stage(cm, layout.tensor, layout.pipeline, stage);
     const bool last = stage == layout.pipeline - 1;
-    double ends = 0.0;    // embedding-class elements on this stage
-    double looked_up = 0.0;  // of which a pass only looks rows up
-    if (first) {
-        const double positions =
-            m.positions == position_kind::learned ? static_cast<double>(m.max_context) * h : 0.0;
-        ends += table + positions;
-        looked_up += positions + (m.tied_embeddings && last ? 0.0 : table);
-    }
     if (last) {
-        ends += static_cast<double>(cm.layer().norm);
-        // The head: its own matrix unless tied to an embedding on this same stage.
-        if (!(m.tied_embeddings && first)) ends += table;
         const flop_count head = detail::head_forward_flops(m, layout, pass);
         s.forward_gemm += head;
         s.backward_gemm += 2.0 * head;
@@ -305,9 +291,9 @@ constexpr stage_cost stage_cost_of(const checked_model& cm, const parallel_layou
     } else if (!last) {
         s.boundary_activations = one.output_activations;
     }
-    s.weights += storage_size(ends, formats.embeddings);
-    s.weights_read = s.weights - storage_size(looked_up, formats.embeddings);
-    s.gradients += storage_size(ends, formats.gradients);
+    s.weights += storage_size(ends.elements, formats.embeddings);
+    s.weights_read = s.weights - storage_size(ends.lookup, formats.embeddings);
+    s.gradients += storage_size(ends.elements, formats.gradients);
     return s;
 }
 constexpr stage_cost stage_cost_of(const transformer& m, const parallel_layout& layout,
