@@ -1,5 +1,6 @@
 // sizing_report.cpp: gpucalc-report, the main job. It prints a fixed set of sizing scenarios
-// from the catalogs as plain-text tables; later modules add memory, throughput and cost.
+// from the catalogs as plain-text tables. Every assumption is named once below, with its
+// source, and each table's heading prints the ones it rests on.
 // Written in C++17 so it builds in every configuration.
 #include <gpucalc/gpucalc.hpp>
 
@@ -7,6 +8,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <iostream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -14,6 +16,112 @@ namespace {
 
 using namespace gpucalc::literals;
 namespace cat = gpucalc::catalog;
+namespace prices = gpucalc::catalog::prices;
+
+// ---------------------------------------------------------------------------------------------
+// The report's assumptions. Catalog figures keep their own sources (catalog/*.hpp); the ones
+// below are the report's choices. "Uncertain" follows the catalog: where it marks a figure
+// uncertain, the report prints the range too.
+// ---------------------------------------------------------------------------------------------
+
+/// Memory kept free on every GPU, for training and serving alike: what the footprint does not
+/// count (allocator caching, CUDA graphs, kernel workspaces, a long outlier sequence). 10% is
+/// vLLM's default (its gpu_memory_utilization engine argument defaults to 0.9).
+constexpr double headroom = 0.10;
+
+/// GPUs in one node: the 8 SXM GPUs of one HGX board (NVIDIA DGX A100 and DGX H100
+/// datasheets), as the catalog's H100 and H200 instances have them. Tensor parallelism stays
+/// inside a node, on NVLink, so a serving replica is searched up to one node.
+constexpr std::int64_t gpus_per_node = 8;
+static_assert(cat::aws_p5_48xlarge.gpus == gpus_per_node &&
+                  cat::aws_p5e_48xlarge.gpus == gpus_per_node,
+              "a node is the catalog's 8-GPU H100 and H200 instance");
+
+/// Accelerators the catalog marks uncertain throughout (catalog/gpus.hpp gives the ranges):
+/// the A10G's compute and TDP, and every figure of the H100 NVL, B200 and GB200. The report
+/// marks their names with a "*".
+constexpr const gpucalc::gpu_spec* uncertain_gpus[] = {&cat::a10g, &cat::h100_nvl, &cat::b200,
+                                                       &cat::gb200};
+
+/// Parameters of the model the storage formats are shown for: a 7B model (illustrative).
+constexpr double storage_parameters = 7e9;
+
+/// Tokens a served sequence holds (prompt and output): Llama 2's context length, 4,096
+/// (Touvron et al. 2023, Table 1). Decode attends over all of them, so a decode row is the cost
+/// at the end of a full context, the dearest step.
+constexpr std::int64_t serving_context = 4096;
+/// Tokens in a prompt, for the time to first token: half the context (illustrative).
+constexpr std::int64_t serving_prompt = 2048;
+/// Sequences decoded together for the serving cost: an illustrative batch, below the largest
+/// that one H100 holds for Llama-3-8B at the serving context (the serving table gives it).
+constexpr std::int64_t serving_cost_batch = 64;
+
+/// Tokens per training sequence: Llama 2's pretraining context, 4,096 (Touvron et al. 2023,
+/// Table 1). One sequence per micro-batch, the least memory, so the fewest GPUs is a floor.
+constexpr std::int64_t training_sequence = 4096;
+constexpr std::int64_t training_micro_batch = 1;
+/// Llama-2-7B's pretraining: 2 trillion tokens (Touvron et al. 2023, Table 1), and the A100 80GB
+/// GPU-hours Meta reported for it (Table 2: 184,320).
+constexpr gpucalc::token_count llama_2_tokens = 2.0_T_tokens;
+constexpr gpucalc::gpu_time llama_2_7b_reported_usage = 184320.0_gpu_hours;
+/// GPUs for the time to train: 1,024, the A100 count of Narayanan et al. 2021's GPT-3
+/// estimate (34 days for 300B tokens).
+constexpr std::int64_t training_gpus = 1024;
+/// Model FLOPs utilization: the library's planning default, 0.40 (roofline/training.hpp gives
+/// its sources; uncertain: 0.35–0.56). The quick estimate: communication is inside it.
+constexpr double assumed_mfu = gpucalc::default_training_mfu;
+constexpr double assumed_mfu_low = 0.35;   // roofline/training.hpp's range
+constexpr double assumed_mfu_high = 0.56;
+
+/// H100 SXM on demand, per GPU-hour, at two dated prices (catalog/prices.hpp): Lambda's,
+/// which the catalog marks uncertain, and AWS's p5.48xlarge over its GPUs. The labels say
+/// where and when, as the catalog's comments do.
+constexpr const char* lambda_price_label = "Lambda, March 2026";
+constexpr const char* aws_price_label = "us-east-1, September 2026";
+constexpr gpucalc::gpu_price lambda_price = prices::lambda_h100_on_demand_2026;
+constexpr gpucalc::gpu_price lambda_price_low = 2.49_usd_per_gpu_hour;   // the catalog's range
+constexpr gpucalc::gpu_price lambda_price_high = 3.99_usd_per_gpu_hour;
+constexpr gpucalc::gpu_count p5_gpus = static_cast<double>(cat::aws_p5_48xlarge.gpus) * 1.0_gpu;
+constexpr gpucalc::gpu_price aws_price =
+    gpucalc::per_gpu(prices::aws_p5_48xlarge_on_demand_2026, p5_gpus);
+
+/// The server one would own instead: a DGX H100 at the catalog's price, which it marks
+/// uncertain ($200,000–$400,000 by configuration, support and date), at its 10.2 kW maximum.
+constexpr gpucalc::money dgx_price = prices::dgx_h100_2023;
+constexpr gpucalc::money dgx_price_low = 200000.0_usd;   // the catalog's range
+constexpr gpucalc::money dgx_price_high = 400000.0_usd;
+constexpr gpucalc::gpu_count dgx_gpus = 8.0_gpu;         // DGX H100 datasheet: 8 × H100
+/// Service lives: 3 years, as practitioners plan for GPU generations turning over, and 5, the
+/// US tax recovery period for computers (IRS Publication 946, MACRS 5-year property).
+constexpr gpucalc::duration service_lives[] = {3.0_years, 5.0_years};
+/// Support and maintenance, a fraction of the price a year: an assumption, not a quote
+/// (uncertain: support contracts are priced per deal).
+constexpr double maintenance_per_year = 0.10;
+/// Electricity, which the catalog marks uncertain by state (5–20 ¢/kWh).
+constexpr gpucalc::energy_price electricity = prices::us_industrial_electricity_2023;
+constexpr gpucalc::energy_price electricity_low = 0.05_usd_per_kWh;   // the catalog's range
+constexpr gpucalc::energy_price electricity_high = 0.20_usd_per_kWh;
+
+/// A week of work on 64 GPUs, on spot capacity or on demand.
+constexpr gpucalc::duration spot_work = 168.0_h;
+constexpr gpucalc::gpu_count spot_gpus = 64.0_gpu;
+/// Spot discount: 60%, the low end of Google Cloud's 60–91% for Spot VMs (Google Cloud
+/// documentation, "Spot VMs").
+constexpr double spot_discount = 0.6;
+/// Reclaims, checkpoints and restarts: illustrative (uncertain: providers publish no reclaim
+/// rate for GPU capacity). A checkpoint writes sharded state to fast storage; a restart gets
+/// capacity back and reloads it.
+constexpr gpucalc::duration spot_mean_time_between_reclaims = 8.0_h;
+constexpr gpucalc::duration spot_checkpoint_time = 2.0_min;
+constexpr gpucalc::duration spot_restart_time = 15.0_min;
+
+/// The energy line: a DGX H100 at full power for a day, at the library's PUE (energy.hpp's
+/// default_pue gives its source).
+constexpr gpucalc::duration energy_time = 24.0_h;
+
+// ---------------------------------------------------------------------------------------------
+// Printing
+// ---------------------------------------------------------------------------------------------
 
 /// Display width of UTF-8 text: continuation bytes take no column.
 std::size_t columns(const std::string& text) {
@@ -53,25 +161,45 @@ std::string link_text(const gpucalc::link_spec& link) {
                : "-";
 }
 
-void gpu_section() {
-    std::cout << "== Accelerators (dense peaks; links per direction) ==\n\n";
-    std::vector<std::vector<std::string>> rows{
-        {"GPU", "memory", "bandwidth", "BF16", "FP8", "FP64", "TDP", "scale-up link"}};
-    for (const gpucalc::gpu_spec* gpu : cat::all_gpus) {
-        rows.push_back({std::string(gpu->name), gpucalc::to_string(gpu->memory),
-                        gpucalc::to_string(gpu->memory_bandwidth),
-                        peak_text(*gpu, gpucalc::compute_precision::bf16),
-                        peak_text(*gpu, gpucalc::compute_precision::fp8),
-                        peak_text(*gpu, gpucalc::compute_precision::fp64),
-                        gpu->tdp > 0.0_W ? gpucalc::to_string(gpu->tdp) : "n/p",
-                        link_text(gpu->scale_up)});
+/// A fraction as a whole percentage: 0.1 → "10%".
+std::string percent_text(double fraction) {
+    char text[16];
+    std::snprintf(text, sizeof text, "%.0f%%", 100.0 * fraction);
+    return text;
+}
+
+/// A count with thousands separators: 4096 → "4,096".
+std::string count_text(std::int64_t count) {
+    const std::string digits = std::to_string(count);
+    std::string text;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0) text += ',';
+        text += digits[i];
     }
-    print_table(rows);
+    return text;
 }
 
 std::string gpu_count_text(std::int64_t gpus) {
-    return std::to_string(gpus) + (gpus == 1 ? " GPU" : " GPUs");
+    return count_text(gpus) + (gpus == 1 ? " GPU" : " GPUs");
 }
+
+/// GPUs as a planner buys and rents them: "15 GPUs (2 nodes)".
+std::string gpus_in_nodes_text(std::int64_t gpus) {
+    const std::int64_t nodes = (gpus + gpus_per_node - 1) / gpus_per_node;
+    return gpu_count_text(gpus) + " (" + count_text(nodes) + (nodes == 1 ? " node)" : " nodes)");
+}
+
+/// One node, for headings: "1 node of 8 GPUs".
+std::string node_text() { return "1 node of " + gpu_count_text(gpus_per_node); }
+
+/// A GPU's name, with "*" where the catalog marks its figures uncertain.
+std::string gpu_name_text(const gpucalc::gpu_spec& gpu) {
+    const bool uncertain = std::find(std::begin(uncertain_gpus), std::end(uncertain_gpus),
+                                     &gpu) != std::end(uncertain_gpus);
+    return std::string(gpu.name) + (uncertain ? "*" : "");
+}
+
+std::string kept_free_text() { return percent_text(headroom) + " of memory kept free"; }
 
 std::string billions(std::int64_t count) {
     char text[32];
@@ -83,6 +211,34 @@ std::string bits_text(double bits) {
     char text[32];
     std::snprintf(text, sizeof text, "%.4g", bits);
     return text;
+}
+
+/// The catalog's range for a figure it marks uncertain: "$2.49/GPU·h to $3.99/GPU·h".
+template <class Quantity>
+std::string range_text(Quantity low, Quantity high) {
+    return gpucalc::to_string(low) + " to " + gpucalc::to_string(high);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sections
+// ---------------------------------------------------------------------------------------------
+
+void gpu_section() {
+    std::cout << "== Accelerators (dense peaks; links per direction) ==\n\n";
+    std::vector<std::vector<std::string>> rows{
+        {"GPU", "memory", "bandwidth", "BF16", "FP8", "FP64", "TDP", "scale-up link"}};
+    for (const gpucalc::gpu_spec* gpu : cat::all_gpus) {
+        rows.push_back({gpu_name_text(*gpu), gpucalc::to_string(gpu->memory),
+                        gpucalc::to_string(gpu->memory_bandwidth),
+                        peak_text(*gpu, gpucalc::compute_precision::bf16),
+                        peak_text(*gpu, gpucalc::compute_precision::fp8),
+                        peak_text(*gpu, gpucalc::compute_precision::fp64),
+                        gpu->tdp > 0.0_W ? gpucalc::to_string(gpu->tdp) : "n/p",
+                        link_text(gpu->scale_up)});
+    }
+    print_table(rows);
+    std::cout << "* Uncertain: the catalog marks these figures uncertain (the A10G's compute and"
+                 " TDP, every figure of the others); catalog/gpus.hpp gives the ranges.\n\n";
 }
 
 void instance_section() {
@@ -100,7 +256,10 @@ void instance_section() {
 }
 
 void storage_section() {
-    std::cout << "== Storage formats: 7 billion parameters ==\n\n";
+    char parameters[32];
+    std::snprintf(parameters, sizeof parameters, "%.0f billion", storage_parameters / 1e9);
+    std::cout << "== Storage formats: " << parameters
+              << " parameters (GB = 10^9 bytes, GiB = 2^30 bytes) ==\n\n";
     struct named_format {
         const char* name;
         gpucalc::storage_format format;
@@ -112,10 +271,10 @@ void storage_section() {
         {"int4, fp16 scale / 128", f::int4_g128},
         {"nf4, double quant (QLoRA)", f::nf4_double_quant},
         {"mxfp4", f::mxfp4},         {"nvfp4", f::nvfp4}};
-    std::vector<std::vector<std::string>> rows{{"format", "bits/element", "weights", "weights"}};
-    const double parameters = 7e9;
+    std::vector<std::vector<std::string>> rows{
+        {"format", "bits/element", "weights (GB)", "weights (GiB)"}};
     for (const named_format& n : formats) {
-        const gpucalc::data_size size = gpucalc::storage_size(parameters, n.format);
+        const gpucalc::data_size size = gpucalc::storage_size(storage_parameters, n.format);
         rows.push_back({n.name, bits_text(gpucalc::bits_per_element(n.format)),
                         gpucalc::to_string(size, {3, gpucalc::byte_prefixes::decimal}),
                         gpucalc::to_string(size, {3, gpucalc::byte_prefixes::binary})});
@@ -126,44 +285,54 @@ void storage_section() {
 void models_section() {
     std::cout << "== Models: parameters and KV cache ==\n\n";
     std::vector<std::vector<std::string>> rows{
-        {"model", "parameters", "active", "KV/token (16-bit)", "KV at 4k tokens", "weights (bf16)"}};
+        {"model", "parameters", "active", "KV/token (16-bit)",
+         "KV at " + count_text(serving_context) + " tokens", "weights (bf16)"}};
     for (const gpucalc::transformer* m : cat::all_models) {
         const gpucalc::parameter_counts c = gpucalc::parameter_count(*m);
         const gpucalc::data_size kv = gpucalc::kv_cache_bytes_per_token(*m, gpucalc::formats::bf16);
         rows.push_back({std::string(m->name), billions(c.total), billions(c.active),
-                        gpucalc::to_string(kv), gpucalc::to_string(4096.0 * kv),
+                        gpucalc::to_string(kv),
+                        gpucalc::to_string(static_cast<double>(serving_context) * kv),
                         gpucalc::to_string(gpucalc::storage_size(static_cast<double>(c.total),
                                                                  gpucalc::formats::bf16))});
     }
     print_table(rows);
 }
 
+/// The serving setup every serving table starts from: one sequence of the serving context.
+gpucalc::serving_setup one_sequence() {
+    gpucalc::serving_setup setup{};
+    setup.batch = 1;
+    setup.context = serving_context;
+    setup.prompt = serving_prompt;
+    return setup;
+}
+
 void serving_section() {
-    std::cout << "== Serving at bf16: tensor-parallel GPUs for one 4k sequence, and the largest"
-                 " batch of 4k sequences at that degree (10% of memory kept free) ==\n\n";
+    std::cout << "== Serving at bf16, " << kept_free_text()
+              << ": tensor-parallel GPUs for one " << count_text(serving_context)
+              << "-token sequence (up to " << node_text()
+              << "), and the largest batch of such sequences at that degree ==\n\n";
     const gpucalc::gpu_spec* gpus[] = {&cat::l4, &cat::a100_80gb_sxm, &cat::h100_sxm, &cat::h200,
                                        &cat::mi300x};
     std::vector<std::string> header{"model"};
     for (const gpucalc::gpu_spec* g : gpus) header.push_back(std::string(g->name));
     std::vector<std::vector<std::string>> rows{header};
-    const double headroom = 0.1;
     for (const gpucalc::transformer* m : cat::all_models) {
         if (m->name == cat::gpt3_175b.name) continue;  // no public weights to serve
         std::vector<std::string> row{std::string(m->name)};
-        gpucalc::serving_setup setup{};
-        setup.batch = 1;
-        setup.context = 4096;
+        const gpucalc::serving_setup setup = one_sequence();
         for (const gpucalc::gpu_spec* g : gpus) {
             const gpucalc::serving_fit fit =
-                gpucalc::min_gpus_for_inference(*m, setup, *g, headroom, 8);
+                gpucalc::min_gpus_for_inference(*m, setup, *g, headroom, gpus_per_node);
             if (fit.outcome != gpucalc::fit_outcome::found) {
-                row.push_back("> 8 GPUs");
+                row.push_back("> 1 node");
                 continue;
             }
             gpucalc::serving_setup at = setup;
             at.parallel.tensor = fit.tensor_parallel;
             const std::int64_t batch = gpucalc::max_batch_for_inference(*m, at, *g, headroom);
-            row.push_back(gpu_count_text(fit.gpus) + ", batch " + std::to_string(batch));
+            row.push_back(gpu_count_text(fit.gpus) + ", batch " + count_text(batch));
         }
         rows.push_back(row);
     }
@@ -171,40 +340,52 @@ void serving_section() {
 }
 
 void training_section() {
-    std::cout << "== Full training, AdamW mixed precision, ZeRO-3, full recompute, micro-batch"
-                 " 1 x 4,096 tokens: fewest GPUs, and memory per GPU at 8 GPUs ==\n\n";
+    std::cout << "== Full training, AdamW mixed precision, ZeRO-3, full recompute, micro-batch "
+              << training_micro_batch << " x " << count_text(training_sequence) << " tokens, "
+              << kept_free_text() << ": fewest GPUs (and the nodes of "
+              << gpus_per_node << " they take), and memory per GPU on " << node_text() << " ==\n\n";
     const gpucalc::gpu_spec* gpus[] = {&cat::a100_80gb_sxm, &cat::h100_sxm, &cat::h200};
     std::vector<std::string> header{"model"};
     for (const gpucalc::gpu_spec* g : gpus) header.push_back(std::string(g->name));
-    header.push_back("per GPU at 8 GPUs");
+    header.push_back("per GPU on 1 node");
     std::vector<std::vector<std::string>> rows{header};
     gpucalc::training_job job{};
-    job.sequence = 4096;
+    job.sequence = training_sequence;
     gpucalc::training_strategy strategy{};
-    strategy.micro_batch = 1;
+    strategy.micro_batch = training_micro_batch;
     strategy.parallel.zero_stage = 3;
     strategy.recompute = gpucalc::recompute::full;
     for (const gpucalc::transformer* m : {&cat::llama_2_7b, &cat::llama_3_8b, &cat::mistral_7b,
                                           &cat::llama_2_13b, &cat::llama_2_70b}) {
         std::vector<std::string> row{std::string(m->name)};
         for (const gpucalc::gpu_spec* g : gpus) {
-            const gpucalc::training_fit fit = gpucalc::min_gpus_for_training(*m, job, strategy, *g);
+            const gpucalc::training_fit fit =
+                gpucalc::min_gpus_for_training(*m, job, strategy, *g, headroom);
             row.push_back(fit.outcome == gpucalc::fit_outcome::found
-                              ? gpu_count_text(fit.gpus)
+                              ? gpus_in_nodes_text(fit.gpus)
                               : std::string(gpucalc::to_string(fit.outcome)));
         }
-        gpucalc::training_strategy eight = strategy;
-        eight.parallel.data = 8;
-        row.push_back(gpucalc::to_string(gpucalc::training_memory_per_gpu(*m, job, eight).total));
+        gpucalc::training_strategy one_node = strategy;
+        one_node.parallel.data = gpus_per_node;
+        row.push_back(
+            gpucalc::to_string(gpucalc::training_memory_per_gpu(*m, job, one_node).total));
         rows.push_back(row);
     }
     print_table(rows);
 }
 
 void throughput_section() {
-    std::cout << "== Throughput (roofline, default efficiency 0.80 compute / 0.85 memory, bf16):"
-                 " decode tokens/s per stream at batch 1 and 4k context, and time to first token"
-                 " for a 2k prompt, at the fewest GPUs that hold the model ==\n\n";
+    const gpucalc::kernel_efficiency efficiency{};
+    std::cout << "== Throughput at the fewest GPUs that hold the model; cells on more than one GPU"
+                 " leave out communication time ==\n\n"
+              << "Roofline at " << percent_text(efficiency.compute) << " of peak compute and "
+              << percent_text(efficiency.memory) << " of peak bandwidth, bf16, "
+              << kept_free_text() << ". Each cell: GPUs (tensor parallel, up to "
+              << node_text() << "), decode tokens/s per stream at batch 1 and a "
+              << count_text(serving_context) << "-token context, and time to first token for a "
+              << count_text(serving_prompt) << "-token prompt.\n"
+              << "Left out: the tensor-parallel all-reduces, until the scaling module lands, so"
+                 " multi-GPU cells are optimistic.\n\n";
     const gpucalc::gpu_spec* gpus[] = {&cat::l4, &cat::a100_80gb_sxm, &cat::h100_sxm, &cat::h200,
                                        &cat::mi300x};
     std::vector<std::string> header{"model"};
@@ -214,116 +395,183 @@ void throughput_section() {
                                           &cat::llama_2_70b, &cat::llama_3_70b}) {
         std::vector<std::string> row{std::string(m->name)};
         // One setup for memory, decode and prefill: the layout found is said once.
-        gpucalc::serving_setup serve{};
-        serve.batch = 1;
-        serve.context = 4096;
-        serve.prompt = 2048;
+        const gpucalc::serving_setup serve = one_sequence();
         for (const gpucalc::gpu_spec* g : gpus) {
-            const gpucalc::serving_fit fit = gpucalc::min_gpus_for_inference(*m, serve, *g, 0.1, 8);
+            const gpucalc::serving_fit fit =
+                gpucalc::min_gpus_for_inference(*m, serve, *g, headroom, gpus_per_node);
             if (fit.outcome != gpucalc::fit_outcome::found) {
-                row.push_back("> 8 GPUs");
+                row.push_back("> 1 node");
                 continue;
             }
             gpucalc::serving_setup at = serve;
             at.parallel.tensor = fit.tensor_parallel;
-            char cell[64];
-            std::snprintf(cell, sizeof cell, "%.0f tok/s, ",
-                          gpucalc::in<gpucalc::tokens_per_second_per_stream>(gpucalc::decode(*m, *g, at).stream_rate));
-            row.push_back(cell + gpucalc::to_string(gpucalc::prefill(*m, *g, at).time_to_first_token));
+            char rate[32];
+            std::snprintf(rate, sizeof rate, ": %.0f tok/s, ",
+                          gpucalc::in<gpucalc::tokens_per_second_per_stream>(
+                              gpucalc::decode(*m, *g, at).stream_rate));
+            row.push_back(gpu_count_text(fit.gpus) + rate +
+                          gpucalc::to_string(gpucalc::prefill(*m, *g, at).time_to_first_token));
         }
         rows.push_back(row);
     }
     print_table(rows);
 
-    std::cout << "== Time to train Llama-2-7B on 2T tokens at 40% MFU ==\n\n";
-    std::vector<std::vector<std::string>> train{{"GPUs", "time", "GPU-hours"}};
+    std::cout << "== Time to train Llama-2-7B on " << gpucalc::to_string(llama_2_tokens) << " at "
+              << percent_text(assumed_mfu) << " MFU on " << gpus_in_nodes_text(training_gpus)
+              << ": the quick estimate, communication inside the assumed MFU ==\n\n"
+              << "FLOPs counted exactly per token at " << count_text(training_sequence)
+              << "-token sequences with full attention (every key scored, the MFU convention);"
+                 " 6·N·D (Kaplan et al. 2020) beside it.\n"
+              << "Meta reported " << gpucalc::to_string(llama_2_7b_reported_usage, {6})
+              << " on A100 80GB (Touvron et al. 2023, Table 2). The MFU is a planning figure"
+                 " (uncertain: " << percent_text(assumed_mfu_low) << " to "
+              << percent_text(assumed_mfu_high) << " in published runs). * Uncertain GPU figures,"
+                 " as in the first table.\n\n";
+    std::vector<std::vector<std::string>> train{
+        {"GPUs", "time (exact count)", "GPU-hours (exact count)", "GPU-hours (6·N·D)"}};
+    gpucalc::training_job job{};
+    job.sequence = training_sequence;
+    gpucalc::parallel_layout layout{};
+    layout.data = training_gpus;
+    gpucalc::mfu_assumption exact{};
+    exact.mfu = assumed_mfu;
+    gpucalc::mfu_assumption six_n_d = exact;
+    six_n_d.six_n_d = true;
+    const gpucalc::gpu_count cluster = static_cast<double>(training_gpus) * 1.0_gpu;
     for (const gpucalc::gpu_spec* g : {&cat::a100_80gb_sxm, &cat::h100_sxm, &cat::b200}) {
-        gpucalc::training_job job{};
-        job.sequence = 4096;
-        gpucalc::parallel_layout layout{};
-        layout.data = 1024;
-        const gpucalc::duration t = gpucalc::time_to_train(cat::llama_2_7b, *g, 2.0_T_tokens, job, layout);
-        train.push_back({"1024 x " + std::string(g->name), gpucalc::to_string(t),
-                         gpucalc::to_string(1024.0_gpu * t)});
+        const gpucalc::duration t =
+            gpucalc::time_to_train(cat::llama_2_7b, *g, llama_2_tokens, job, layout, exact);
+        const gpucalc::duration t6 =
+            gpucalc::time_to_train(cat::llama_2_7b, *g, llama_2_tokens, job, layout, six_n_d);
+        train.push_back({count_text(training_gpus) + " x " + gpu_name_text(*g),
+                         gpucalc::to_string(t), gpucalc::to_string(cluster * t),
+                         gpucalc::to_string(cluster * t6)});
     }
     print_table(train);
 }
 
 void cost_section() {
-    namespace prices = gpucalc::catalog::prices;
-    const gpucalc::gpu_price lambda = prices::lambda_h100_on_demand_2026;
-    const gpucalc::gpu_price aws = gpucalc::per_gpu(prices::aws_p5_48xlarge_on_demand_2024, 8.0_gpu);
-    std::cout << "== Cost at example prices (catalog/prices.hpp, dated): H100 at "
-              << gpucalc::to_string(lambda) << " (Lambda, 2026) and " << gpucalc::to_string(aws)
-              << " (AWS p5 on demand, 2024) ==\n\n";
-    std::vector<std::vector<std::string>> rows{{"question", "at " + gpucalc::to_string(lambda), "at " + gpucalc::to_string(aws)}};
+    std::cout << "== Cost at dated prices (catalog/prices.hpp): H100 SXM on demand at "
+              << gpucalc::to_string(lambda_price) << " (" << lambda_price_label
+              << "; uncertain*) and " << gpucalc::to_string(aws_price) << " (AWS "
+              << cat::aws_p5_48xlarge.name << ", "
+              << gpucalc::to_string(prices::aws_p5_48xlarge_on_demand_2026, {4}) << " over "
+              << cat::aws_p5_48xlarge.gpus << " GPUs, " << aws_price_label << ") ==\n\n";
+    const gpucalc::gpu_price columns_at[] = {lambda_price, aws_price};
+    std::vector<std::vector<std::string>> rows{
+        {"question", "at " + gpucalc::to_string(lambda_price) + "*",
+         "at " + gpucalc::to_string(aws_price)}};
 
     gpucalc::training_job job{};
-    job.sequence = 4096;
+    job.sequence = training_sequence;
     gpucalc::parallel_layout layout{};
-    layout.data = 1024;
-    const auto train_a = gpucalc::training_cost(cat::llama_2_7b, cat::h100_sxm, 2.0_T_tokens, job, layout, lambda);
-    const auto train_b = gpucalc::training_cost(cat::llama_2_7b, cat::h100_sxm, 2.0_T_tokens, job, layout, aws);
-    rows.push_back({"train Llama-2-7B on 2T tokens (1024 H100, 40% MFU)", gpucalc::to_string(train_a.cost),
-                    gpucalc::to_string(train_b.cost)});
+    layout.data = training_gpus;
+    gpucalc::mfu_assumption exact{};
+    exact.mfu = assumed_mfu;
+    std::vector<std::string> train{"train Llama-2-7B on " + gpucalc::to_string(llama_2_tokens) +
+                                   " (" + count_text(training_gpus) + " H100, " +
+                                   percent_text(assumed_mfu) + " MFU, exact FLOP count)"};
+    for (gpucalc::gpu_price p : columns_at) {
+        train.push_back(gpucalc::to_string(
+            gpucalc::training_cost(cat::llama_2_7b, cat::h100_sxm, llama_2_tokens, job, layout, p,
+                                   exact)
+                .cost));
+    }
+    rows.push_back(train);
 
-    gpucalc::serving_setup serve{};
-    serve.batch = 64;
-    serve.context = 2048;
-    rows.push_back({"serve Llama-3-8B, batch 64: cost per output token",
-                    gpucalc::to_string(gpucalc::serving_cost_per_million_tokens(cat::llama_3_8b, cat::h100_sxm, serve, lambda)),
-                    gpucalc::to_string(gpucalc::serving_cost_per_million_tokens(cat::llama_3_8b, cat::h100_sxm, serve, aws))});
+    gpucalc::serving_setup serve = one_sequence();
+    serve.batch = serving_cost_batch;
+    const bool serve_fits =
+        gpucalc::fits(gpucalc::inference_memory_per_gpu(cat::llama_3_8b, serve), cat::h100_sxm,
+                      headroom)
+            .ok;
+    std::vector<std::string> serving{"serve Llama-3-8B, 1 H100, batch " +
+                                     count_text(serving_cost_batch) + ", " +
+                                     count_text(serving_context) +
+                                     "-token context: per output token, decode only"};
+    for (gpucalc::gpu_price p : columns_at) {
+        serving.push_back(serve_fits ? gpucalc::to_string(gpucalc::serving_cost_per_million_tokens(
+                                           cat::llama_3_8b, cat::h100_sxm, serve, p))
+                                     : std::string("does not fit"));
+    }
+    rows.push_back(serving);
 
     gpucalc::ownership dgx{};
-    dgx.capex = prices::dgx_h100_2023;
-    dgx.gpus = 8.0_gpu;
+    dgx.capex = dgx_price;
+    dgx.gpus = dgx_gpus;
     dgx.full_power = prices::dgx_h100_power;
-    dgx.electricity = prices::us_industrial_electricity_2023;
-    dgx.maintenance_per_year = 0.10;
+    dgx.electricity = electricity;
+    dgx.maintenance_per_year = maintenance_per_year;
     dgx.space = prices::colocation_2024 * prices::dgx_h100_power;
-    for (gpucalc::duration life : {3.0_years, 5.0_years}) {
+    for (gpucalc::duration life : service_lives) {
         dgx.service_life = life;
-        auto breakeven_text = [&](gpucalc::gpu_price cloud) {
-            const gpucalc::breakeven b = gpucalc::rent_vs_buy(dgx, cloud);
-            char text[48];
-            if (b.reached) std::snprintf(text, sizeof text, "buy above %.0f%% use", 100.0 * b.utilization);
-            else std::snprintf(text, sizeof text, "never buy");
-            return std::string(text);
-        };
-        char label[80];
-        std::snprintf(label, sizeof label, "own a DGX H100 for %.0f years instead?", gpucalc::in<gpucalc::years>(life));
-        rows.push_back({label, breakeven_text(lambda), breakeven_text(aws)});
+        char label[96];
+        std::snprintf(label, sizeof label, "own a DGX H100 (%s*) for %.0f years instead?",
+                      gpucalc::to_string(dgx_price).c_str(), gpucalc::in<gpucalc::years>(life));
+        std::vector<std::string> row{label};
+        for (gpucalc::gpu_price p : columns_at) {
+            const gpucalc::breakeven b = gpucalc::rent_vs_buy(dgx, p);
+            row.push_back(b.reached ? "buy above " + percent_text(b.utilization) + " use"
+                                    : std::string("never buy"));
+        }
+        rows.push_back(row);
     }
 
     gpucalc::spot_job week{};
-    week.work = 168.0_h;
-    week.gpus = 64.0_gpu;
-    week.discount = 0.6;
-    week.mean_time_between_preemptions = 8.0_h;
-    week.checkpoint_time = 2.0_min;
-    week.restart_time = 15.0_min;
-    auto spot_text = [&](gpucalc::gpu_price price) {
-        week.on_demand = price;
+    week.work = spot_work;
+    week.gpus = spot_gpus;
+    week.discount = spot_discount;
+    week.mean_time_between_preemptions = spot_mean_time_between_reclaims;
+    week.checkpoint_time = spot_checkpoint_time;
+    week.restart_time = spot_restart_time;
+    char spot_label[112];
+    std::snprintf(spot_label, sizeof spot_label,
+                  "a week on %.0f GPUs, spot (%s off, a reclaim every %s) vs on demand",
+                  gpucalc::in<gpucalc::gpus>(spot_gpus), percent_text(spot_discount).c_str(),
+                  gpucalc::to_string(spot_mean_time_between_reclaims).c_str());
+    std::vector<std::string> spot{spot_label};
+    for (gpucalc::gpu_price p : columns_at) {
+        week.on_demand = p;
         const gpucalc::spot_estimate e = gpucalc::spot_cost(week);
-        return gpucalc::to_string(e.spot_cost) + " vs " + gpucalc::to_string(e.on_demand_cost);
-    };
-    rows.push_back({"a week on 64 GPUs, spot (60% off, reclaim every 8 h) vs on demand", spot_text(lambda), spot_text(aws)});
+        spot.push_back(gpucalc::to_string(e.spot_cost) + " vs " +
+                       gpucalc::to_string(e.on_demand_cost));
+    }
+    rows.push_back(spot);
     print_table(rows);
 
-    const gpucalc::energy day = gpucalc::job_energy(prices::dgx_h100_power, 24.0_h);
-    std::cout << "A DGX H100 at full power for a day: " << day << " at PUE 1.25, "
+    std::cout << "* Uncertain, with the catalog's ranges: Lambda's H100 price, "
+              << range_text(lambda_price_low, lambda_price_high)
+              << " by listing and month; the DGX H100's price, "
+              << range_text(dgx_price_low, dgx_price_high)
+              << " by configuration, support and date. Also uncertain: electricity, "
+              << gpucalc::to_string(electricity) << " (US industrial, 2023), "
+              << range_text(electricity_low, electricity_high) << " by state.\n"
+              << "Owning also pays " << percent_text(maintenance_per_year)
+              << " of the price a year for support (an assumption), colocation for "
+              << gpucalc::to_string(prices::dgx_h100_power) << " at CBRE's H2 2024 rate, and power"
+                 " at PUE " << dgx.pue << ", idling at " << percent_text(dgx.idle_power_fraction)
+              << " of full draw.\n"
+              << "The serving cost is decode only: each request's prefill (its "
+              << count_text(serving_prompt) << "-token prompt) would add to it.\n\n";
+
+    const gpucalc::energy day = gpucalc::job_energy(prices::dgx_h100_power, energy_time);
+    std::cout << "A DGX H100 at full power (" << gpucalc::to_string(prices::dgx_h100_power)
+              << ") for " << gpucalc::to_string(energy_time) << ": " << day << " at PUE "
+              << gpucalc::default_pue << ", "
               << gpucalc::emissions(day, cat::grid::us_2023_direct) << " CO2 on the 2023 US grid, "
               << gpucalc::emissions(day, cat::grid::france_2023_lifecycle) << " in France.\n\n";
 }
 
 void units_section() {
     std::cout << "== Units at the boundaries ==\n\n";
-    const gpucalc::cost_rate instance = 98.32_usd_per_h;  // an 8 x H100 instance, example price
-    const gpucalc::gpu_price per_gpu = instance / 8.0_gpu;
-    const gpucalc::money budget_use = 2.99_usd_per_gpu_hour * 1000.0_gpu_hours;
+    const gpucalc::cost_rate instance = prices::aws_p5_48xlarge_on_demand_2026;
+    const gpucalc::gpu_time budget_usage = 1000.0_gpu_hours;  // an illustrative budget
     std::vector<std::vector<std::string>> rows{{"question", "answer"}};
-    rows.push_back({"8-GPU instance at $98.32/h, per GPU", gpucalc::to_string(per_gpu)});
-    rows.push_back({"1,000 GPU-hours at $2.99/GPU-h", gpucalc::to_string(budget_use)});
+    rows.push_back({"AWS p5.48xlarge at " + gpucalc::to_string(instance, {4}) + " for " +
+                        gpu_count_text(cat::aws_p5_48xlarge.gpus) + ", per GPU",
+                    gpucalc::to_string(gpucalc::per_gpu(instance, p5_gpus))});
+    rows.push_back({gpucalc::to_string(budget_usage) + " at " + gpucalc::to_string(lambda_price),
+                    gpucalc::to_string(gpucalc::job_cost(budget_usage, lambda_price))});
     rows.push_back({"InfiniBand NDR port, 400 Gb/s, in bytes",
                     gpucalc::to_string(cat::infiniband_ndr.per_direction)});
     rows.push_back({"NVLink 4, 900 GB/s bidirectional, one way",

@@ -11,11 +11,19 @@ namespace prices {
 
 /// AWS p5.48xlarge (8 × H100) on-demand, us-east-1, Linux: $98.32/h from its July 2023 launch
 /// until AWS's price cut of June 2025 (Amazon EC2 On-Demand Pricing page, as third-party copies
-/// of it record the price). Uncertain after mid-2025: blogs report a ~45% reduction.
+/// of it record the price). A past price: aws_p5_48xlarge_on_demand_2026 is the current one.
 inline constexpr cost_rate aws_p5_48xlarge_on_demand_2024 = make<usd_per_hour>(98.32);
 
-/// Lambda on-demand H100 SXM, March 2026 (third-party price survey, costnimbus; uncertain:
-/// $2.49–$2.99 by listing).
+/// AWS p5.48xlarge (8 × H100) on-demand, us-east-1, Linux: $55.04/h ($6.88 per GPU-hour), as
+/// the Amazon EC2 On-Demand Pricing page's price feed lists it on 2026-09-25, the same in
+/// us-east-2 and us-west-2 (copies of the feed; the p5.4xlarge, one H100, is $6.88/h). The
+/// price since AWS's cut of June 2025 (AWS What's New: up to 45% off P4 and P5 on-demand
+/// prices); $98.32/h before it.
+inline constexpr cost_rate aws_p5_48xlarge_on_demand_2026 = make<usd_per_hour>(55.04);
+
+/// Lambda on-demand H100 SXM, March 2026 (third-party price survey, costnimbus). Uncertain:
+/// $2.49–$2.99 by listing in March 2026, and copies of lambda.ai/pricing from September and
+/// October 2026 show $3.99 per GPU-hour for the 8-GPU instance: $2.49–$3.99.
 inline constexpr gpu_price lambda_h100_on_demand_2026 = make<usd_per_gpu_hour>(2.99);
 
 /// NVIDIA DGX H100 purchase price, May 2023 (SemiAnalysis, via Epoch AI's training-cost-trends
