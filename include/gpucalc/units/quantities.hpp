@@ -272,10 +272,10 @@ constexpr double in(const Quantity& q) {
 namespace detail {
 constexpr double magnitude(double x) { return x < 0.0 ? -x : x; }
 
-constexpr void check_tolerance(double relative_tolerance) {
+constexpr void check_tolerance(double relative_tolerance, const char* function = "approx_equal") {
     // A NaN tolerance fails both comparisons, so it is rejected too.
     if (!(relative_tolerance >= 0.0 && relative_tolerance < 1.0)) {
-        throw_invalid("approx_equal", "relative_tolerance", relative_tolerance, "",
+        throw_invalid(function, "relative_tolerance", relative_tolerance, "",
                       "must be in [0, 1)");
     }
 }

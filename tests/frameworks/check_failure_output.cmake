@@ -1,0 +1,20 @@
+# Runs a test binary whose checks all fail on purpose (-DBINARY=...), and passes only when it
+# fails and its output holds every line of -DEXPECT (a ;-list of plain substrings) and none of
+# the marks a framework prints for a value it cannot print.
+execute_process(COMMAND ${BINARY} OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+string(APPEND out "${err}")
+if(rc EQUAL 0)
+  message(FATAL_ERROR "${BINARY} passed, but every check in it fails on purpose:\n${out}")
+endif()
+foreach(expected IN LISTS EXPECT)
+  string(FIND "${out}" "${expected}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "${BINARY}: the failure output lacks \"${expected}\":\n${out}")
+  endif()
+endforeach()
+foreach(unprintable IN ITEMS "{?}" "-byte object <")
+  string(FIND "${out}" "${unprintable}" at)
+  if(NOT at EQUAL -1)
+    message(FATAL_ERROR "${BINARY}: a value printed as \"${unprintable}\":\n${out}")
+  endif()
+endforeach()
