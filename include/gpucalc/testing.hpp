@@ -10,6 +10,7 @@
 
 #include <ostream>
 #include <string>
+#include <type_traits>
 
 #include "units.hpp"
 
@@ -39,6 +40,31 @@ public:
     }
     friend constexpr bool operator!=(const approx_value& a, const T& actual) {
         return !(actual == a);
+    }
+
+    /// A quantity of another dimension gets one sentence instead of "no match for operator==".
+    template <class Other, class = std::enable_if_t<detail::is_gpucalc_quantity<Other>::value &&
+                                                    !std::is_same<Other, T>::value>>
+    friend constexpr bool operator==(const Other&, const approx_value&) {
+        static_assert(detail::is_gpucalc_quantity<Other>::value && std::is_same<Other, T>::value,
+                      "gpucalc::approx: the value compared and the expected value have different "
+                      "dimensions");
+        return false;
+    }
+    template <class Other, class = std::enable_if_t<detail::is_gpucalc_quantity<Other>::value &&
+                                                    !std::is_same<Other, T>::value>>
+    friend constexpr bool operator==(const approx_value& a, const Other& actual) {
+        return actual == a;
+    }
+    template <class Other, class = std::enable_if_t<detail::is_gpucalc_quantity<Other>::value &&
+                                                    !std::is_same<Other, T>::value>>
+    friend constexpr bool operator!=(const Other& actual, const approx_value& a) {
+        return actual == a;
+    }
+    template <class Other, class = std::enable_if_t<detail::is_gpucalc_quantity<Other>::value &&
+                                                    !std::is_same<Other, T>::value>>
+    friend constexpr bool operator!=(const approx_value& a, const Other& actual) {
+        return actual == a;
     }
 
 private:

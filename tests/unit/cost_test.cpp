@@ -7,6 +7,7 @@
 #include <gpucalc/roofline.hpp>
 #include <gpucalc/format.hpp>
 #include <gpucalc/literals.hpp>
+#include <gpucalc/testing.hpp>
 
 #include <doctest/doctest.h>
 
@@ -36,17 +37,17 @@ double wall_time_hours(double tau_h, double delta_h, double m_h, double r_h, dou
 
 TEST_CASE("instance and per-GPU prices; job cost") {
     // AWS p5.48xlarge (8 x H100) at $98.32/h on demand, 2023-2025, is $12.29 per GPU-hour.
-    CHECK(approx_equal(per_gpu(prices::aws_p5_48xlarge_on_demand_2024, 8.0_gpu),
-                       12.29_usd_per_gpu_hour));
+    CHECK(per_gpu(prices::aws_p5_48xlarge_on_demand_2024, 8.0_gpu) ==
+          approx(12.29_usd_per_gpu_hour));
     // An illustrative budget: 1,000 GPU-hours at $2.99/GPU·h (Lambda's H100, 2026) is $2,990.
-    CHECK(approx_equal(job_cost(1000.0_gpu_hours, 2.99_usd_per_gpu_hour), 2990.0_usd));
-    CHECK(approx_equal(job_cost(8.0_gpu, 24.0_h, 2.0_usd_per_gpu_hour), 384.0_usd));
-    CHECK(approx_equal(idle_cost(64.0_gpu, 10.0_h, 2.0_usd_per_gpu_hour), 1280.0_usd));
-    CHECK(approx_equal(egress_cost(10.0_TB, prices::aws_egress_first_tier), 900.0_usd));
-    CHECK(approx_equal(with_premium(2.0_usd_per_gpu_hour, 0.3), 2.6_usd_per_gpu_hour));
+    CHECK(job_cost(1000.0_gpu_hours, 2.99_usd_per_gpu_hour) == approx(2990.0_usd));
+    CHECK(job_cost(8.0_gpu, 24.0_h, 2.0_usd_per_gpu_hour) == approx(384.0_usd));
+    CHECK(idle_cost(64.0_gpu, 10.0_h, 2.0_usd_per_gpu_hour) == approx(1280.0_usd));
+    CHECK(egress_cost(10.0_TB, prices::aws_egress_first_tier) == approx(900.0_usd));
+    CHECK(with_premium(2.0_usd_per_gpu_hour, 0.3) == approx(2.6_usd_per_gpu_hour));
     // $/M tokens: 8 GPUs at $2/GPU·h producing 10,000 tokens/s: $16/h over 36 M tokens/h.
-    CHECK(approx_equal(cost_per_million_tokens(2.0_usd_per_gpu_hour, 8.0_gpu, 10000.0_tokens_per_s),
-                       make<usd_per_million_tokens>(16.0 / 36.0)));
+    CHECK(cost_per_million_tokens(2.0_usd_per_gpu_hour, 8.0_gpu, 10000.0_tokens_per_s) ==
+          approx(make<usd_per_million_tokens>(16.0 / 36.0)));
 }
 
 TEST_CASE("reserved capacity costs its whole term, so its price per used hour rises as use falls") {
@@ -55,15 +56,15 @@ TEST_CASE("reserved capacity costs its whole term, so its price per used hour ri
     r.upfront = 8760.0_usd;  // $1 per hour of the term
     r.on_demand = 4.0_usd_per_gpu_hour;
     r.discount = 0.5;
-    CHECK(approx_equal(reserved_price(r, 1.0), 3.0_usd_per_gpu_hour));
-    CHECK(approx_equal(reserved_price(r, 0.5), 6.0_usd_per_gpu_hour));
+    CHECK(reserved_price(r, 1.0) == approx(3.0_usd_per_gpu_hour));
+    CHECK(reserved_price(r, 0.5) == approx(6.0_usd_per_gpu_hour));
 }
 
 TEST_CASE("flex-start: the saving and the delay cost at which it stops paying") {
     const flex_start_verdict v = flex_start({2.0_usd_per_gpu_hour, 0.5, 24.0_h}, 1000.0_gpu_hours);
-    CHECK(approx_equal(v.saving, 1000.0_usd));
+    CHECK(v.saving == approx(1000.0_usd));
     CHECK(v.delayed);
-    CHECK(approx_equal(in<usd_per_hour>(v.breakeven_delay_cost), 1000.0 / 24.0));
+    CHECK(in<usd_per_hour>(v.breakeven_delay_cost) == approx(1000.0 / 24.0));
     CHECK_FALSE(flex_start({2.0_usd_per_gpu_hour, 0.5, 0.0_h}, 1000.0_gpu_hours).delayed);
 }
 
@@ -86,22 +87,22 @@ TEST_CASE("training and serving cost come from the roofline's durations") {
     const double per_layer = 2.0 * 4096.0 * 4096.0 + 2.0 * 4096.0 * 1024.0 + 3.0 * 4096.0 * 14336.0;
     const double forward = 2.0 * 32.0 * per_layer + 4.0 * 4096.0 * 4096.0 * 32.0 + 2.0 * 128256.0 * 4096.0;
     const double gpu_seconds = 1e12 * 3.0 * forward / (0.40 * 989.4e12);
-    CHECK(approx_equal(in<gpu_hours>(e.usage), gpu_seconds / 3600.0));
-    CHECK(approx_equal(in<usd>(e.cost), 2.0 * gpu_seconds / 3600.0));
-    CHECK(approx_equal(in<seconds>(e.time), gpu_seconds / 256.0));
+    CHECK(in<gpu_hours>(e.usage) == approx(gpu_seconds / 3600.0));
+    CHECK(in<usd>(e.cost) == approx(2.0 * gpu_seconds / 3600.0));
+    CHECK(in<seconds>(e.time) == approx(gpu_seconds / 256.0));
     // Twice the GPUs at the same MFU: half the time, the same bill.
     gpus.data = 512;
     const training_cost_estimate twice = training_cost(catalog::llama_3_8b, catalog::h100_sxm,
                                                        1.0_T_tokens, job, gpus, 2.0_usd_per_gpu_hour, at_40);
-    CHECK(approx_equal(twice.time, 0.5 * e.time));
-    CHECK(approx_equal(twice.cost, e.cost));
+    CHECK(twice.time == approx(0.5 * e.time));
+    CHECK(twice.cost == approx(e.cost));
     // Any estimate can be priced: 10 days on 64 × 8 GPUs at $2/GPU·h is 122,880 GPU-h, $245,760.
     parallel_layout composed{};
     composed.tensor = 8;
     composed.data = 64;
     const training_cost_estimate priced = training_cost(10.0_days, composed, 2.0_usd_per_gpu_hour);
-    CHECK(approx_equal(in<gpu_hours>(priced.usage), 122880.0));
-    CHECK(approx_equal(priced.cost, 245760.0_usd));
+    CHECK(in<gpu_hours>(priced.usage) == approx(122880.0));
+    CHECK(priced.cost == approx(245760.0_usd));
     CHECK_THROWS_WITH_AS(training_cost(0.0_h, composed, 2.0_usd_per_gpu_hour),
                          "training_cost: time = 0 s must be finite and > 0", invalid_input);
     serving_setup d{};
@@ -110,9 +111,10 @@ TEST_CASE("training and serving cost come from the roofline's durations") {
     // Two GPUs at $3/GPU·h over the batch's aggregate rate: 32 streams, not one.
     const decode_estimate est = decode(catalog::llama_3_70b, catalog::h100_sxm, d);
     const double aggregate = 32.0 * in<tokens_per_second_per_stream>(est.stream_rate);
-    CHECK(approx_equal(in<tokens_per_second>(est.aggregate_rate), aggregate));
-    CHECK(approx_equal(serving_cost_per_million_tokens(catalog::llama_3_70b, catalog::h100_sxm, d, 3.0_usd_per_gpu_hour),
-                       make<usd_per_million_tokens>(2.0 * 3.0 / 3600.0 * 1e6 / aggregate)));
+    CHECK(in<tokens_per_second>(est.aggregate_rate) == approx(aggregate));
+    CHECK(serving_cost_per_million_tokens(catalog::llama_3_70b, catalog::h100_sxm, d,
+                                          3.0_usd_per_gpu_hour) ==
+          approx(make<usd_per_million_tokens>(2.0 * 3.0 / 3600.0 * 1e6 / aggregate)));
 }
 
 TEST_CASE("the cheapest region counts moving the data there") {
@@ -126,7 +128,7 @@ TEST_CASE("the cheapest region counts moving the data there") {
 
 TEST_CASE("Young's and Daly's optimal checkpoint intervals") {
     // Young 1974: tau = sqrt(2·delta·M): delta = 5 min, M = 24 h gives 120 min exactly.
-    CHECK(approx_equal(in<minutes>(young_interval(5.0_min, 24.0_h)), 120.0));
+    CHECK(in<minutes>(young_interval(5.0_min, 24.0_h)) == approx(120.0));
     // Daly 2006, Figs. 3-5 (delta = 5 min, R = 10 min): tau_opt = 117 min at M = 24 h,
     // 57 min at M = 6 h, 9.1 min at M = 15 min (printed to those figures).
     CHECK(in<minutes>(daly_interval(5.0_min, 24.0_h)) == doctest::Approx(117.0).epsilon(0.5 / 117.0));
@@ -146,8 +148,8 @@ TEST_CASE("spot: Daly's interval minimizes his expected wall-clock time") {
     j.checkpoint_time = 5.0_min;
     j.restart_time = 10.0_min;
     const spot_estimate best = spot_cost(j);
-    CHECK(approx_equal(in<hours>(best.wall_time),
-                       wall_time_hours(in<hours>(best.interval), 5.0 / 60.0, 24.0, 10.0 / 60.0, 500.0)));
+    CHECK(in<hours>(best.wall_time) ==
+          approx(wall_time_hours(in<hours>(best.interval), 5.0 / 60.0, 24.0, 10.0 / 60.0, 500.0)));
     for (double factor : {0.5, 0.8, 1.25, 2.0}) {
         spot_job other = j;
         other.interval = factor * best.interval;
@@ -155,11 +157,11 @@ TEST_CASE("spot: Daly's interval minimizes his expected wall-clock time") {
     }
     CHECK(best.overhead > 0.0);
     // The overhead splits into checkpoints, restarts and recomputed (lost) work.
-    CHECK(approx_equal(best.wall_time, j.work + best.checkpointing + best.restarting + best.lost_work));
+    CHECK(best.wall_time == approx(j.work + best.checkpointing + best.restarting + best.lost_work));
     CHECK(best.lost_work > 0.0_h);
-    CHECK(approx_equal(best.preemptions, in<hours>(best.wall_time) / 24.0));
+    CHECK(best.preemptions == approx(in<hours>(best.wall_time) / 24.0));
     CHECK(mean_time_between(0.125) == 8.0_h);
-    CHECK(approx_equal(best.spot_cost, 0.4 * 4.0_usd_per_gpu_hour * 8.0_gpu * best.wall_time));
+    CHECK(best.spot_cost == approx(0.4 * 4.0_usd_per_gpu_hour * 8.0_gpu * best.wall_time));
     CHECK(best.spot_is_cheaper);
     // Frequent reclaims and slow restarts can make spot the dearer choice.
     spot_job stormy = j;
@@ -225,7 +227,8 @@ TEST_CASE("spot: the overhead's parts are never negative and add up to Daly's wa
                     CHECK(s.lost_work >= 0.0_s);
                     CHECK(s.restarting >= 0.0_s);
                     CHECK(s.preemptions >= 0.0);
-                    CHECK(approx_equal(s.wall_time, g.work + s.checkpointing + s.restarting + s.lost_work));
+                    CHECK(s.wall_time ==
+                          approx(g.work + s.checkpointing + s.restarting + s.lost_work));
                     ++cases;
                 }
             }
@@ -239,7 +242,7 @@ TEST_CASE("spot: the overhead's parts are never negative and add up to Daly's wa
     rare.interval = 1.0_h;
     const spot_estimate q = spot_cost(rare);
     const double s_h = 1.0 + 5.0 / 60.0;
-    CHECK(approx_equal(in<hours>(q.lost_work), 100.0 * s_h * s_h / 2e6 * (1.0 + s_h / 3e6), 1e-6));
+    CHECK(in<hours>(q.lost_work) == approx(100.0 * s_h * s_h / 2e6 * (1.0 + s_h / 3e6), 1e-6));
 }
 
 TEST_CASE("owning: straight-line depreciation, cost of capital, power by utilization") {
@@ -247,18 +250,18 @@ TEST_CASE("owning: straight-line depreciation, cost of capital, power by utiliza
     o.residual_value = 0.1;
     const ownership_cost c = owning_cost(o, 1.0);
     // Straight line: (capex − residual) ÷ life = 0.9 × $333,000 over 43,800 h.
-    CHECK(approx_equal(in<usd_per_hour>(c.capital), 0.9 * 333000.0 / 43800.0));
+    CHECK(in<usd_per_hour>(c.capital) == approx(0.9 * 333000.0 / 43800.0));
     // Power: the DGX H100's 10.2 kW maximum (datasheet) × PUE 1.25 × $0.0806/kWh (EIA 2023) is
     // $1.028/h at full load. The idle draw is ownership's documented 30% of it whatever the
     // load; the other 70% scales with utilization. Each part is checked on its own: the active
     // part is computed as full minus idle, so their sum alone would prove nothing.
     const double full_load = 10.2 * 1.25 * 0.0806;
-    CHECK(approx_equal(in<usd_per_hour>(c.idle_power), 0.3 * full_load));
-    CHECK(approx_equal(in<usd_per_hour>(c.active_power), 0.7 * full_load));
+    CHECK(in<usd_per_hour>(c.idle_power) == approx(0.3 * full_load));
+    CHECK(in<usd_per_hour>(c.active_power) == approx(0.7 * full_load));
     const ownership_cost half = owning_cost(o, 0.5);
-    CHECK(approx_equal(in<usd_per_hour>(half.idle_power), 0.3 * full_load));
-    CHECK(approx_equal(in<usd_per_hour>(half.active_power), 0.5 * 0.7 * full_load));
-    CHECK(approx_equal(in<usd_per_hour>(owning_cost(o, 0.0).active_power), 0.0));
+    CHECK(in<usd_per_hour>(half.idle_power) == approx(0.3 * full_load));
+    CHECK(in<usd_per_hour>(half.active_power) == approx(0.5 * 0.7 * full_load));
+    CHECK(in<usd_per_hour>(owning_cost(o, 0.0).active_power) == approx(0.0));
     // A cost of capital raises the capital charge to the annuity that repays it: the capital
     // recovery factor at 8% over 5 years is 0.2505 (any annuity table, printed to 4 places).
     ownership financed = dgx_h100();
@@ -267,13 +270,14 @@ TEST_CASE("owning: straight-line depreciation, cost of capital, power by utiliza
           doctest::Approx(0.2505).epsilon(0.00005 / 0.2505));
     // A tiny rate tends to straight-line depreciation, with no cancellation blow-up.
     financed.cost_of_capital = 1e-16;
-    CHECK(approx_equal(owning_cost(financed, 1.0).capital, owning_cost(dgx_h100(), 1.0).capital, 1e-12));
+    CHECK(owning_cost(financed, 1.0).capital ==
+          approx(owning_cost(dgx_h100(), 1.0).capital, 1e-12));
     // A residual value is recovered at the end of the life, discounted back.
     financed.cost_of_capital = 0.08;
     financed.residual_value = 0.2;
-    CHECK(approx_equal(in<usd_per_hour>(owning_cost(financed, 1.0).capital) * 8760.0,
-                       (333000.0 - std::pow(1.08, -5.0) * 0.2 * 333000.0) * 0.08 /
-                           (1.0 - std::pow(1.08, -5.0))));
+    CHECK(in<usd_per_hour>(owning_cost(financed, 1.0).capital) * 8760.0 ==
+          approx((333000.0 - std::pow(1.08, -5.0) * 0.2 * 333000.0) * 0.08 /
+                 (1.0 - std::pow(1.08, -5.0))));
 }
 
 TEST_CASE("rent vs buy: at the breakeven utilization owning costs exactly what renting does") {
@@ -281,7 +285,7 @@ TEST_CASE("rent vs buy: at the breakeven utilization owning costs exactly what r
     const gpu_price cloud = 2.99_usd_per_gpu_hour;
     const breakeven b = rent_vs_buy(o, cloud);
     REQUIRE(b.reached);
-    CHECK(approx_equal(owned_price(o, b.utilization), cloud));
+    CHECK(owned_price(o, b.utilization) == approx(cloud));
     // Below it renting wins, above it owning.
     CHECK(owned_price(o, 0.9 * b.utilization) > cloud);
     CHECK(owned_price(o, 1.1 * b.utilization) < cloud);
@@ -293,7 +297,7 @@ TEST_CASE("rent vs buy: at the breakeven utilization owning costs exactly what r
     const breakeven at70 = rent_vs_buy(o, cloud, 0.7);
     REQUIRE(at70.pays_back);
     const cumulative_cost at = cumulative_costs(o, cloud, 0.7, at70.payback);
-    CHECK(approx_equal(at.owned, at.rented));
+    CHECK(at.owned == approx(at.rented));
     // Below the breakeven utilization, payback (if any) comes after the life ends.
     const breakeven low = rent_vs_buy(o, cloud, 0.8 * b.utilization);
     CHECK_FALSE(low.pays_back);
@@ -308,8 +312,8 @@ TEST_CASE("rent vs buy: at the breakeven utilization owning costs exactly what r
     CHECK(owning_npv(o, 0.9 * b.utilization) > renting_npv(o, cloud, 0.9 * b.utilization));
     // With no cost of capital the NPV is plain cash: upfront + running costs × life.
     const ownership_cost c = owning_cost(o, 0.5);
-    CHECK(approx_equal(owning_npv(o, 0.5),
-                       333000.0_usd + (c.operations + c.idle_power + c.active_power) * 5.0_years));
+    CHECK(owning_npv(o, 0.5) ==
+          approx(333000.0_usd + (c.operations + c.idle_power + c.active_power) * 5.0_years));
     // The hidden costs (a 3-year life, 10% maintenance a year, colocation at CBRE's 2024
     // rate for 10.2 kW) raise the breakeven utilization; a dearer cloud (AWS p5 on demand,
     // $12.29/GPU·h) lowers it.
@@ -345,27 +349,29 @@ TEST_CASE("base load and burst beats both all-cloud and all-owned on a two-level
     const double hybrid = 16.0 * 8760.0 * (capital + idle + active) + 48.0 * 500.0 * 2.99;
     const double cloud_only = (64.0 * 500.0 + 16.0 * 8260.0) * 2.99;
     const double owned_only = 64.0 * 8760.0 * (capital + idle) + (64.0 * 500.0 + 16.0 * 8260.0) * active;
-    CHECK(approx_equal(in<usd>(split.total), hybrid));
-    CHECK(approx_equal(in<usd>(split.all_owned), owned_only));
-    CHECK(approx_equal(in<usd>(split.saving_vs_cloud), cloud_only - hybrid));  // $267,874
-    CHECK(approx_equal(in<usd>(split.saving_vs_owned), owned_only - hybrid));
+    CHECK(in<usd>(split.total) == approx(hybrid));
+    CHECK(in<usd>(split.all_owned) == approx(owned_only));
+    CHECK(in<usd>(split.saving_vs_cloud) == approx(cloud_only - hybrid));  // $267,874
+    CHECK(in<usd>(split.saving_vs_owned) == approx(owned_only - hybrid));
     // A whole 8-GPU server describes the same per-GPU cost.
     const hybrid_capacity whole = base_load_and_burst(steps, dgx_h100(), 2.99_usd_per_gpu_hour);
     CHECK(whole.owned == split.owned);
-    CHECK(approx_equal(whole.total, split.total));
+    CHECK(whole.total == approx(split.total));
     // By hand: all cloud is the GPU-hours × price.
-    CHECK(approx_equal(split.all_cloud, (64.0 * 500.0 + 16.0 * 8260.0) * 1.0_h * 1.0_gpu * 2.99_usd_per_gpu_hour));
+    CHECK(split.all_cloud ==
+          approx((64.0 * 500.0 + 16.0 * 8260.0) * 1.0_h * 1.0_gpu * 2.99_usd_per_gpu_hour));
 }
 
 TEST_CASE("energy, carbon and rack power") {
     // A DGX H100 at its 10.2 kW maximum for a day at PUE 1.25: 306 kWh.
-    CHECK(approx_equal(in<kilowatt_hours>(job_energy(10.2_kW, 24.0_h, 1.25)), 306.0));
+    CHECK(in<kilowatt_hours>(job_energy(10.2_kW, 24.0_h, 1.25)) == approx(306.0));
     // On the 2023 US grid (EIA: 367 g/kWh): 112 kg CO2.
-    CHECK(approx_equal(in<kilograms>(emissions(306.0_kWh, catalog::grid::us_2023_direct)), 306.0 * 0.367));
+    CHECK(in<kilograms>(emissions(306.0_kWh, catalog::grid::us_2023_direct)) ==
+          approx(306.0 * 0.367));
     // ~50 kW per rack, a rule-of-thumb air-cooling limit: 4 DGX H100 fit, 6 need liquid.
     CHECK_FALSE(rack_power(4, prices::dgx_h100_power).needs_liquid_cooling);
     CHECK(rack_power(6, prices::dgx_h100_power).needs_liquid_cooling);
-    CHECK(approx_equal(rack_power(6, prices::dgx_h100_power).per_rack, 61.2_kW));
+    CHECK(rack_power(6, prices::dgx_h100_power).per_rack == approx(61.2_kW));
 }
 
 TEST_CASE("bad input is invalid_input naming the field and the rule") {

@@ -6,6 +6,7 @@
 #include <gpucalc/literals.hpp>
 #include <gpucalc/model.hpp>
 #include <gpucalc/parallelism/costs.hpp>
+#include <gpucalc/testing.hpp>
 
 #include <doctest/doctest.h>
 
@@ -38,7 +39,7 @@ TEST_CASE("summed over stages and TP ranks, training FLOPs are Korthikanti's Eq.
         total += 8.0 * train_flops(s);
     }
     const double l = 96.0, h = 12288.0, s = 2048.0, v = 51200.0;
-    CHECK(approx_equal(total, 72.0 * s * l * h * h * (1.0 + s / (6.0 * h) + v / (12.0 * l * h))));
+    CHECK(total == approx(72.0 * s * l * h * h * (1.0 + s / (6.0 * h) + v / (12.0 * l * h))));
     // Full recompute adds the layers' forward again, not the head's: Narayanan et al. 2021 Eq. 3,
     // 96·B·s·l·h²(1 + s/(6h) + V/(16·l·h)).
     double recomputed = 0.0;
@@ -48,8 +49,8 @@ TEST_CASE("summed over stages and TP ranks, training FLOPs are Korthikanti's Eq.
                       8.0 * static_cast<double>(c.layers) *
                           in<flops>(layer_cost_of(m, layout, pass).forward_gemm);
     }
-    CHECK(approx_equal(total + recomputed,
-                       in<flops>(megatron_flops_per_iteration(1, 2048, 96, 12288, 51200))));
+    CHECK(total + recomputed ==
+          approx(in<flops>(megatron_flops_per_iteration(1, 2048, 96, 12288, 51200))));
 }
 
 TEST_CASE("causal counting does the work a causal kernel does: about half the pairs") {
@@ -58,8 +59,8 @@ TEST_CASE("causal counting does the work a causal kernel does: about half the pa
     const checked_model m = check(cat::llama_3_8b);
     const layer_cost all = layer_cost_of(m, {}, {1, 2048, 2048, 2048, pair_count::all_keys});
     const layer_cost causal = layer_cost_of(m, {}, {1, 2048, 2048, 2048, pair_count::causal});
-    CHECK(approx_equal(in<flops>(causal.forward_attention) / in<flops>(all.forward_attention),
-                       2049.0 / (2.0 * 2048.0)));
+    CHECK(in<flops>(causal.forward_attention) / in<flops>(all.forward_attention) ==
+          approx(2049.0 / (2.0 * 2048.0)));
     CHECK(causal.forward_gemm == all.forward_gemm);
     CHECK(attention_pairs(m, 2048, 2048, pair_count::causal) == 2048.0 * 2049.0 / 2.0);
     // A decode step's one query sees every cached key either way; Mistral's window caps it
@@ -76,7 +77,7 @@ TEST_CASE("TP all-reduces, or with SP all-gathers and reduce-scatters of the sam
     tp8.tensor = 8;
     const pass_shape pass{1, 2048, 2048, 2048, pair_count::causal};
     const layer_cost plain = layer_cost_of(m, tp8, pass);
-    CHECK(approx_equal(in<bytes>(plain.tensor_all_reduce), 2.0 * 2048.0 * 12288.0 * 2.0));
+    CHECK(in<bytes>(plain.tensor_all_reduce) == approx(2.0 * 2048.0 * 12288.0 * 2.0));
     CHECK(plain.sequence_all_gather == 0.0_B);
     // Korthikanti et al. 2022 §4.2.2: with sequence parallelism each all-reduce becomes a
     // reduce-scatter and an all-gather, "the same communication volume": a ring all-reduce is
@@ -97,8 +98,8 @@ TEST_CASE("a pipeline boundary carries b·s·h activations; the last stage sends
     parallel_layout pp4{};
     pp4.pipeline = 4;
     const pass_shape pass{1, 2048, 2048, 2048, pair_count::causal};
-    CHECK(approx_equal(in<bytes>(stage_cost_of(m, pp4, pass, 0).boundary_activations),
-                       2048.0 * 12288.0 * 2.0));
+    CHECK(in<bytes>(stage_cost_of(m, pp4, pass, 0).boundary_activations) ==
+          approx(2048.0 * 12288.0 * 2.0));
     CHECK(stage_cost_of(m, pp4, pass, 3).boundary_activations == 0.0_B);
 }
 
@@ -108,24 +109,24 @@ TEST_CASE("gradients over all stages and TP ranks are the parameters, in the gra
     // 13.48 GB on one GPU; split by PP 4 the stages' buffers sum to the same.
     const checked_model m = check(cat::llama_2_7b);
     const pass_shape pass{1, 4096, 4096, 4096, pair_count::causal};
-    CHECK(approx_equal(in<bytes>(stage_cost_of(m, {}, pass, 0).gradients), 6738415616.0 * 2.0));
+    CHECK(in<bytes>(stage_cost_of(m, {}, pass, 0).gradients) == approx(6738415616.0 * 2.0));
     parallel_layout pp4{};
     pp4.pipeline = 4;
     double sum = 0.0;
     for (std::int64_t stage = 0; stage < 4; ++stage) {
         sum += in<bytes>(stage_cost_of(m, pp4, pass, stage).gradients);
     }
-    CHECK(approx_equal(sum, 6738415616.0 * 2.0));
+    CHECK(sum == approx(6738415616.0 * 2.0));
     // fp32 gradients double it; the weights in bf16 stay the parameters × 2 B.
     cost_formats fp32_grads{};
     fp32_grads.gradients = formats::fp32;
-    CHECK(approx_equal(in<bytes>(stage_cost_of(m, {}, pass, 0, fp32_grads).gradients),
-                       6738415616.0 * 4.0));
-    CHECK(approx_equal(in<bytes>(stage_cost_of(m, {}, pass, 0).weights), 6738415616.0 * 2.0));
+    CHECK(in<bytes>(stage_cost_of(m, {}, pass, 0, fp32_grads).gradients) ==
+          approx(6738415616.0 * 4.0));
+    CHECK(in<bytes>(stage_cost_of(m, {}, pass, 0).weights) == approx(6738415616.0 * 2.0));
     // A pass reads all but the input embedding's 32,000 × 4,096 table, which it looks up:
     // 13.21 GB, the bytes a batch-1 decode step reads (Llama-2-7B is untied).
-    CHECK(approx_equal(in<bytes>(stage_cost_of(m, {}, pass, 0).weights_read),
-                       (6738415616.0 - 32000.0 * 4096.0) * 2.0));
+    CHECK(in<bytes>(stage_cost_of(m, {}, pass, 0).weights_read) ==
+          approx((6738415616.0 - 32000.0 * 4096.0) * 2.0));
 }
 
 TEST_CASE("an MoE layer with expert parallelism sends each token to its k experts and back") {
@@ -137,8 +138,8 @@ TEST_CASE("an MoE layer with expert parallelism sends each token to its k expert
     ep8.expert = 8;
     ep8.data = 8;
     const pass_shape pass{1, 4096, 4096, 4096, pair_count::causal};
-    CHECK(approx_equal(in<bytes>(layer_cost_of(m, ep8, pass).expert_all_to_all),
-                       2.0 * 2.0 * 4096.0 * 4096.0 * 2.0));
+    CHECK(in<bytes>(layer_cost_of(m, ep8, pass).expert_all_to_all) ==
+          approx(2.0 * 2.0 * 4096.0 * 4096.0 * 2.0));
     CHECK(layer_cost_of(m, {}, pass).expert_all_to_all == 0.0_B);
     // Each EP rank holds 1 of the 8 experts' weights; the GEMM FLOPs still follow the 2 active.
     const layer_cost spread = layer_cost_of(m, ep8, pass);
@@ -155,13 +156,13 @@ TEST_CASE("under TP each rank sends its share across a stage boundary and to the
     layout.tensor = 8;
     layout.pipeline = 4;
     const pass_shape pass{1, 2048, 2048, 2048, pair_count::causal};
-    CHECK(approx_equal(in<bytes>(stage_cost_of(m, layout, pass, 0).boundary_activations),
-                       2048.0 * 12288.0 * 2.0 / 8.0));
+    CHECK(in<bytes>(stage_cost_of(m, layout, pass, 0).boundary_activations) ==
+          approx(2048.0 * 12288.0 * 2.0 / 8.0));
     // Interleaved 1F1B with 2 chunks per stage: twice the boundary traffic, and the last stage
     // sends its chunks back to the first (Narayanan et al. 2021 §2.2.2).
     layout.interleave = 2;
-    CHECK(approx_equal(in<bytes>(stage_cost_of(m, layout, pass, 3).boundary_activations),
-                       2.0 * 2048.0 * 12288.0 * 2.0 / 8.0));
+    CHECK(in<bytes>(stage_cost_of(m, layout, pass, 3).boundary_activations) ==
+          approx(2.0 * 2048.0 * 12288.0 * 2.0 / 8.0));
 }
 
 TEST_CASE("the MoE router runs whole on every TP rank; the experts split") {
@@ -174,10 +175,10 @@ TEST_CASE("the MoE router runs whole on every TP rank; the experts split") {
     const double one_gpu = in<flops>(layer_cost_of(m, {}, pass).forward_gemm);
     const double split = in<flops>(layer_cost_of(m, tp2, pass).forward_gemm);
     const double router = 2.0 * 4096.0 * 8.0;
-    CHECK(approx_equal(split, (one_gpu - router) / 2.0 + router));
+    CHECK(split == approx((one_gpu - router) / 2.0 + router));
     // The experts' gradients are their own buffer: they reduce over fewer ranks.
     const layer_cost c = layer_cost_of(m, {}, pass);
-    CHECK(approx_equal(in<bytes>(c.expert_gradients), 8.0 * 3.0 * 4096.0 * 14336.0 * 2.0));
+    CHECK(in<bytes>(c.expert_gradients) == approx(8.0 * 3.0 * 4096.0 * 14336.0 * 2.0));
 }
 
 TEST_CASE("context parallelism is refused, not ignored") {

@@ -130,7 +130,7 @@ TEST_CASE("operator<< prints quantities and enums") {
 }
 
 TEST_CASE("doctest shows units when a budget assertion fails") {
-    // doctest's stringification of both sides goes through gpucalc's operator<<.
+    // doctest prints a quantity through the StringMaker units.hpp declares, with every digit.
     CHECK(doctest::toString(2990.0_usd) == "$2,990");
     CHECK(doctest::toString(3.35_TB_per_s) == "3.35 TB/s");
 }

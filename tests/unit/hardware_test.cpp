@@ -3,6 +3,7 @@
 #include <gpucalc/catalog/gpus.hpp>
 #include <gpucalc/catalog/instances.hpp>
 #include <gpucalc/format.hpp>
+#include <gpucalc/testing.hpp>
 
 #include <doctest/doctest.h>
 
@@ -18,15 +19,15 @@ namespace cat = gpucalc::catalog;
 
 TEST_CASE("peaks are dense: half the datasheets' sparse figures") {
     // H100 datasheet: BF16 1,979 TFLOPS* and FP8 3,958 TFLOPS*, "* with sparsity".
-    CHECK(approx_equal(in<teraflops_per_second>(peak(cat::h100_sxm, compute_precision::bf16)),
-                       1979.0 / 2.0, 1e-3));
-    CHECK(approx_equal(in<teraflops_per_second>(peak(cat::h100_sxm, compute_precision::fp8)),
-                       3958.0 / 2.0, 1e-3));
+    CHECK(in<teraflops_per_second>(peak(cat::h100_sxm, compute_precision::bf16)) ==
+          approx(1979.0 / 2.0, 1e-3));
+    CHECK(in<teraflops_per_second>(peak(cat::h100_sxm, compute_precision::fp8)) ==
+          approx(3958.0 / 2.0, 1e-3));
     // The common error: A100 TF32 is 156 dense, not 312; H100 SXM TF32 is 494.7, not 989.
-    CHECK(approx_equal(peak(cat::a100_80gb_sxm, compute_precision::tf32), 312.0_TFLOPS / 2.0));
-    CHECK(approx_equal(peak(cat::h100_sxm, compute_precision::tf32), 989.4_TFLOPS / 2.0));
+    CHECK(peak(cat::a100_80gb_sxm, compute_precision::tf32) == approx(312.0_TFLOPS / 2.0));
+    CHECK(peak(cat::h100_sxm, compute_precision::tf32) == approx(989.4_TFLOPS / 2.0));
     // AMD prints dense and sparse: MI300X BF16 1,307.4 dense, 2,614.9 with sparsity.
-    CHECK(approx_equal(peak(cat::mi300x, compute_precision::bf16), 2614.9_TFLOPS / 2.0, 1e-4));
+    CHECK(peak(cat::mi300x, compute_precision::bf16) == approx(2614.9_TFLOPS / 2.0, 1e-4));
 }
 
 TEST_CASE("H200 is H100's compute with more, faster memory") {

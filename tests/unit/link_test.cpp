@@ -3,6 +3,7 @@
 #include <gpucalc/catalog/gpus.hpp>
 #include <gpucalc/catalog/links.hpp>
 #include <gpucalc/format.hpp>
+#include <gpucalc/testing.hpp>
 
 #include <doctest/doctest.h>
 
@@ -86,7 +87,7 @@ TEST_CASE("collective efficiency reproduces published bus bandwidths") {
 TEST_CASE("bus bandwidth: the link's bandwidth times its collective efficiency") {
     // 0.75 x 448 GB/s (7 x 64 GB/s each way, AMD MI300X datasheet) = 336 GB/s: AMD's "about
     // 48 GB/s" usable per xGMI link, times 7 links.
-    CHECK(approx_equal(bus_bandwidth(cat::infinity_fabric), 7.0 * 48.0_GB_per_s));
+    CHECK(bus_bandwidth(cat::infinity_fabric) == approx(7.0 * 48.0_GB_per_s));
     link_spec ideal{"measured", 370.0_GB_per_s, 3.0_us};  // per_direction already a busbw
     CHECK(bus_bandwidth(ideal) == 370.0_GB_per_s);
     ideal.collective_efficiency = 1.5;

@@ -5,6 +5,7 @@
 #include <gpucalc/format.hpp>
 #include <gpucalc/literals.hpp>
 #include <gpucalc/memory.hpp>
+#include <gpucalc/testing.hpp>
 
 #include <doctest/doctest.h>
 
@@ -57,8 +58,8 @@ training_strategy korthikanti_strategy(std::int64_t tp, std::int64_t micro_batch
 
 TEST_CASE("ZeRO: mixed-precision Adam is 16 bytes per parameter before sharding") {
     // Rajbhandari et al. 2020 §3.1: 2Ψ + 2Ψ + KΨ with K = 12; GPT-2 1.5B needs 24 GB.
-    CHECK(approx_equal(states_gb(1.5e9, 0, 1), 24.0));
-    CHECK(approx_equal(states_gb(1.0, 0, 1) * 1e9, 16.0));
+    CHECK(states_gb(1.5e9, 0, 1) == approx(24.0));
+    CHECK(states_gb(1.0, 0, 1) * 1e9 == approx(16.0));
 }
 
 TEST_CASE("ZeRO: Table 1, 7.5B model, per-device memory by stage and data-parallel degree") {
@@ -87,8 +88,8 @@ TEST_CASE("ZeRO stage 0 to 3 with other optimizers: K follows the optimizer") {
     job.optimizer = optimizer::sgd_momentum;  // master 4 + momentum 4
     CHECK(in<bytes>(model_states_per_gpu(1.0, job, replicated).optimizer_states) == 8.0);
     job.optimizer = optimizer::adamw_8bit;    // master 4 + two 1-byte moments + block scales
-    CHECK(approx_equal(in<bytes>(model_states_per_gpu(1.0, job, replicated).optimizer_states), 6.0,
-                       1e-2));
+    CHECK(in<bytes>(model_states_per_gpu(1.0, job, replicated).optimizer_states) ==
+          approx(6.0, 1e-2));
     job.fp32_master_weights = false;          // pure bf16 AdamW: 2 + 2 + 8 = 12 bytes
     job.optimizer = optimizer::adamw;
     const model_states s = model_states_per_gpu(1.0, job, replicated);
@@ -134,26 +135,25 @@ TEST_CASE("Korthikanti Table 2: activation memory per layer, every technique, ev
 
         training_strategy none_1 = base;  // no parallelism at all
         none_1.parallel.tensor = 1;
-        CHECK(approx_equal(korthikanti_row(*m, job, none_1), 34.0 + 5.0 * a * s / h));
+        CHECK(korthikanti_row(*m, job, none_1) == approx(34.0 + 5.0 * a * s / h));
 
-        CHECK(approx_equal(korthikanti_row(*m, job, base),
-                           10.0 + 24.0 / t + 5.0 * a * s / (h * t)));
+        CHECK(korthikanti_row(*m, job, base) == approx(10.0 + 24.0 / t + 5.0 * a * s / (h * t)));
 
         training_strategy sp = base;
         sp.parallel.sequence_parallel = true;
-        CHECK(approx_equal(korthikanti_row(*m, job, sp), (34.0 + 5.0 * a * s / h) / t));
+        CHECK(korthikanti_row(*m, job, sp) == approx((34.0 + 5.0 * a * s / h) / t));
 
         training_strategy selective = base;
         selective.recompute = recompute::selective;
-        CHECK(approx_equal(korthikanti_row(*m, job, selective), 10.0 + 24.0 / t));
+        CHECK(korthikanti_row(*m, job, selective) == approx(10.0 + 24.0 / t));
 
         training_strategy selective_sp = sp;
         selective_sp.recompute = recompute::selective;
-        CHECK(approx_equal(korthikanti_row(*m, job, selective_sp), 34.0 / t));
+        CHECK(korthikanti_row(*m, job, selective_sp) == approx(34.0 / t));
 
         training_strategy full = base;
         full.recompute = recompute::full;
-        CHECK(approx_equal(korthikanti_row(*m, job, full), 2.0));
+        CHECK(korthikanti_row(*m, job, full) == approx(2.0));
     }
 }
 
@@ -184,18 +184,17 @@ TEST_CASE("Korthikanti §4.2.3/§4.3: the first pipeline stage holds p micro-bat
     const double sbh = 2048.0 * 12288.0;
     const double eq5 = sbh * 96.0 / 8.0 * (34.0 + 80.0);
     const double dropout_masks = sbh * 8.0 / 8.0;
-    CHECK(approx_equal(in<bytes>(training_memory_per_gpu(m, job, t).activations),
-                       eq5 + dropout_masks));
+    CHECK(in<bytes>(training_memory_per_gpu(m, job, t).activations) == approx(eq5 + dropout_masks));
     t.parallel.interleave = 3;
     const double factor = 1.0 + 7.0 / 24.0;
-    CHECK(approx_equal(in<bytes>(training_memory_per_gpu(m, job, t).activations),
-                       factor * eq5 + dropout_masks));
+    CHECK(in<bytes>(training_memory_per_gpu(m, job, t).activations) ==
+          approx(factor * eq5 + dropout_masks));
     // Without pipelining the output layer adds 4·s·b·h/t·(1 + v/h) (§4.3).
     training_strategy flat = korthikanti_strategy(8, 1);
     flat.parallel.sequence_parallel = true;
     const double flat_eq = sbh * 96.0 / 8.0 * (34.0 + 80.0) + sbh / 8.0 +
                            4.0 * sbh / 8.0 * (1.0 + 51200.0 / 12288.0);
-    CHECK(approx_equal(in<bytes>(training_memory_per_gpu(m, job, flat).activations), flat_eq));
+    CHECK(in<bytes>(training_memory_per_gpu(m, job, flat).activations) == approx(flat_eq));
 }
 
 TEST_CASE("FlashAttention removes the s² term and keeps fp32 softmax statistics") {
@@ -206,8 +205,8 @@ TEST_CASE("FlashAttention removes the s² term and keeps fp32 softmax statistics
     const transformer& m = cat::korthikanti_22b;
     const double sbh = 2048.0 * 6144.0;
     // 8 replicated + 24 split (16-bit, no masks) + 4·a·s·b bytes of log-sum-exp.
-    CHECK(approx_equal(in<bytes>(activation_bytes_per_layer(m, job, t)),
-                       32.0 * sbh + 4.0 * 64.0 * 2048.0));
+    CHECK(in<bytes>(activation_bytes_per_layer(m, job, t)) ==
+          approx(32.0 * sbh + 4.0 * 64.0 * 2048.0));
 }
 
 TEST_CASE("KV cache bytes per token for the catalogued models") {
@@ -260,13 +259,13 @@ TEST_CASE("inference weights at each precision: 7B at fp16 is about 14 GB") {
     serving_setup s{};
     s.weights = formats::fp16;
     s.embeddings = formats::fp16;
-    CHECK(approx_equal(in<gigabytes>(inference_memory_per_gpu(cat::llama_2_7b, s).weights),
-                       6738415616.0 * 2.0 / 1e9));
+    CHECK(in<gigabytes>(inference_memory_per_gpu(cat::llama_2_7b, s).weights) ==
+          approx(6738415616.0 * 2.0 / 1e9));
     // int4 with fp16 group scales on the linear layers; embedding and head stay 16-bit.
     s.weights = formats::int4_g128;
     const double linear = 6738415616.0 - 2.0 * 131072000.0 - 65.0 * 4096.0;
     const double expected = linear * 4.125 / 8.0 + (2.0 * 131072000.0 + 65.0 * 4096.0) * 2.0;
-    CHECK(approx_equal(in<bytes>(inference_memory_per_gpu(cat::llama_2_7b, s).weights), expected));
+    CHECK(in<bytes>(inference_memory_per_gpu(cat::llama_2_7b, s).weights) == approx(expected));
 }
 
 TEST_CASE("inference on a single GPU adds the KV cache and overhead practitioners quote") {
@@ -279,7 +278,7 @@ TEST_CASE("inference on a single GPU adds the KV cache and overhead practitioner
     s.batch = 1;
     s.context = 4096;
     const inference_memory r = inference_memory_per_gpu(cat::llama_2_7b, s);
-    CHECK(approx_equal(in<gibibytes>(r.kv_cache), 2.0));  // 2 × 32 layers × 4,096 × 2 B per token
+    CHECK(in<gibibytes>(r.kv_cache) == approx(2.0));  // 2 × 32 layers × 4,096 × 2 B per token
     const double extra = in<bytes>(r.total - r.weights) / in<bytes>(r.weights);
     CHECK(extra >= 0.20);
     CHECK(extra <= 0.30);
@@ -306,8 +305,8 @@ TEST_CASE("7B full training does not fit one A100 80GB; ZeRO-3 over 8 does") {
     // most 80 GiB − 13.48 GB = 72.4 GB on each of eight.
     const double psi = 6738415616.0;
     const training_memory sharded = training_memory_per_gpu(cat::llama_2_7b, job, strategy);
-    CHECK(approx_equal(in<bytes>(sharded.weights + sharded.gradients + sharded.optimizer_states),
-                       16.0 * psi / 8.0));
+    CHECK(in<bytes>(sharded.weights + sharded.gradients + sharded.optimizer_states) ==
+          approx(16.0 * psi / 8.0));
     CHECK(in<bytes>(one.margin) < in<bytes>(80.0_GiB) - 16.0 * psi);
     CHECK(in<bytes>(eight.margin) < in<bytes>(80.0_GiB) - 16.0 * psi / 8.0);
 }
@@ -454,8 +453,8 @@ TEST_CASE("QLoRA: a 7B model fine-tunes on one 24 GB GPU; full fine-tuning does 
     CHECK(fits(r, cat::a10).ok);
     const double adapter =
         static_cast<double>(lora_parameter_count(cat::llama_2_7b, qlora.lora.adapter));
-    CHECK(approx_equal(in<bytes>(r.gradients), 2.0 * adapter));
-    CHECK(approx_equal(in<bytes>(r.optimizer_states), 8.0 * adapter));
+    CHECK(in<bytes>(r.gradients) == approx(2.0 * adapter));
+    CHECK(in<bytes>(r.optimizer_states) == approx(8.0 * adapter));
     const training_job full{};
     CHECK_FALSE(fits(training_memory_per_gpu(cat::llama_2_7b, full, checkpointed), cat::a10).ok);
 }
@@ -480,7 +479,7 @@ TEST_CASE("CPU offload: ZeRO-Offload moves optimizer state and gradients, ZeRO-I
     // Resident: two gathered units, the larger of a layer and the embedding/head (Llama-2-7B:
     // embedding + head + norms, 262 M parameters, against a layer's 202 M).
     const double embedding_class = 2.0 * 32000.0 * 4096.0 + 65.0 * 4096.0;
-    CHECK(approx_equal(in<bytes>(params.weights), 2.0 * 2.0 * embedding_class));
+    CHECK(in<bytes>(params.weights) == approx(2.0 * 2.0 * embedding_class));
     // Offload needs sharding first.
     training_strategy bad{};
     bad.offload_optimizer = true;
@@ -497,15 +496,15 @@ TEST_CASE("pipeline and expert parallelism split the weights") {
     s.parallel.pipeline = 4;
     const double layer = 202383360.0;  // 4·4096² + 3·4096·11008 + 2·4096 (derived)
     const double head_and_norm = 32000.0 * 4096.0 + 4096.0;
-    CHECK(approx_equal(in<bytes>(inference_memory_per_gpu(cat::llama_2_7b, s).weights),
-                       2.0 * (8.0 * layer + head_and_norm)));
+    CHECK(in<bytes>(inference_memory_per_gpu(cat::llama_2_7b, s).weights) ==
+          approx(2.0 * (8.0 * layer + head_and_norm)));
     // A tied head (GPT-3) still needs its copy on the last stage once stages split.
     serving_setup gpt{};
     gpt.parallel.pipeline = 2;
     const double gpt_layer = 12.0 * 12288.0 * 12288.0 + 13.0 * 12288.0;
     const double embedding = (50257.0 + 2048.0) * 12288.0;  // tokens + learned positions
-    CHECK(approx_equal(in<bytes>(inference_memory_per_gpu(cat::gpt3_175b, gpt).weights),
-                       2.0 * (48.0 * gpt_layer + embedding)));
+    CHECK(in<bytes>(inference_memory_per_gpu(cat::gpt3_175b, gpt).weights) ==
+          approx(2.0 * (48.0 * gpt_layer + embedding)));
     const training_job job{};
     training_strategy t{};
     t.parallel.pipeline = 4;
@@ -531,8 +530,8 @@ TEST_CASE("TP beyond the KV heads replicates K and V in weights, activations and
     const double mlp = 3.0 * h * 28672.0 / 16.0;
     const double layers = 80.0 * (attention + mlp);
     const double ends = 80.0 * 2.0 * h + 2.0 * 32000.0 * h / 16.0 + h;
-    CHECK(approx_equal(in<bytes>(inference_memory_per_gpu(cat::llama_2_70b, s).weights),
-                       2.0 * (layers + ends)));
+    CHECK(in<bytes>(inference_memory_per_gpu(cat::llama_2_70b, s).weights) ==
+          approx(2.0 * (layers + ends)));
 }
 
 TEST_CASE("LoRA under ZeRO-3 (FSDP-QLoRA) shards the frozen base and the adapter state") {
@@ -546,8 +545,8 @@ TEST_CASE("LoRA under ZeRO-3 (FSDP-QLoRA) shards the frozen base and the adapter
     strategy.parallel.data = 2;
     strategy.parallel.zero_stage = 3;
     const training_memory two = training_memory_per_gpu(cat::llama_2_70b, qlora, strategy);
-    CHECK(approx_equal(in<bytes>(two.weights), in<bytes>(one.weights) / 2.0));
-    CHECK(approx_equal(in<bytes>(two.optimizer_states), in<bytes>(one.optimizer_states) / 2.0));
+    CHECK(in<bytes>(two.weights) == approx(in<bytes>(one.weights) / 2.0));
+    CHECK(in<bytes>(two.optimizer_states) == approx(in<bytes>(one.optimizer_states) / 2.0));
 }
 
 TEST_CASE("without sequence parallelism the replicated terms are not split by TP") {
@@ -558,8 +557,8 @@ TEST_CASE("without sequence parallelism the replicated terms are not split by TP
     const double sbh = 2048.0 * 12288.0;
     const double expected = sbh * 96.0 * (10.0 + 24.0 / 8.0 + 80.0 / 8.0) + sbh +
                             4.0 * sbh + 4.0 * 2048.0 * 51200.0 / 8.0;
-    CHECK(approx_equal(
-        in<bytes>(training_memory_per_gpu(cat::korthikanti_175b, job, t).activations), expected));
+    CHECK(in<bytes>(training_memory_per_gpu(cat::korthikanti_175b, job, t).activations) ==
+          approx(expected));
 }
 
 TEST_CASE("recompute: the layer being recomputed holds its full activations at the peak") {
@@ -570,8 +569,8 @@ TEST_CASE("recompute: the layer being recomputed holds its full activations at t
     const double per_layer_full = in<bytes>(activation_bytes_per_layer(cat::llama_2_7b, job, full));
     const double per_layer_none = in<bytes>(activation_bytes_per_layer(cat::llama_2_7b, job, none));
     const double outputs = 2.0 * 2.0 * 2048.0 * 4096.0 + 4.0 * 2048.0 * 32000.0;
-    CHECK(approx_equal(in<bytes>(training_memory_per_gpu(cat::llama_2_7b, job, full).activations),
-                       32.0 * per_layer_full + (per_layer_none - per_layer_full) + outputs));
+    CHECK(in<bytes>(training_memory_per_gpu(cat::llama_2_7b, job, full).activations) ==
+          approx(32.0 * per_layer_full + (per_layer_none - per_layer_full) + outputs));
 }
 
 TEST_CASE("a sliding window caps the attention scores kept without FlashAttention") {
@@ -584,7 +583,7 @@ TEST_CASE("a sliding window caps the attention scores kept without FlashAttentio
     full_attention.sliding_window = 0;
     const double uncapped = in<bytes>(activation_bytes_per_layer(full_attention, job, strategy));
     // Scores: 32 heads × 32,768 queries × keys × 2 bytes; keys 4,096 against 32,768.
-    CHECK(approx_equal(uncapped - capped, 2.0 * 32.0 * 32768.0 * (32768.0 - 4096.0)));
+    CHECK(uncapped - capped == approx(2.0 * 32.0 * 32768.0 * (32768.0 - 4096.0)));
 }
 
 TEST_CASE("weights at each precision practitioners quote: 7B ~14 GB fp16, 7 GB int8, 3.5 GB int4") {
@@ -755,14 +754,14 @@ TEST_CASE("a stated global batch caps the micro-batches in flight below the pipe
     strategy.micro_batch = 2;
     const training_job unstated{};
     const training_memory full = training_memory_per_gpu(cat::llama_2_7b, unstated, strategy);
-    CHECK(approx_equal(in<bytes>(full.activations_per_layer), per_layer));
-    CHECK(approx_equal(in<bytes>(full.activations), 8.0 * 4.0 * per_layer));
+    CHECK(in<bytes>(full.activations_per_layer) == approx(per_layer));
+    CHECK(in<bytes>(full.activations) == approx(8.0 * 4.0 * per_layer));
 
     training_job two_per_step{};
     two_per_step.global_batch = 2 * strategy.micro_batch * strategy.parallel.data;
     const training_memory capped = training_memory_per_gpu(cat::llama_2_7b, two_per_step, strategy);
-    CHECK(approx_equal(in<bytes>(capped.activations), 8.0 * 2.0 * per_layer));
-    CHECK(approx_equal(in<bytes>(capped.activations) / in<bytes>(full.activations), 2.0 / 4.0));
+    CHECK(in<bytes>(capped.activations) == approx(8.0 * 2.0 * per_layer));
+    CHECK(in<bytes>(capped.activations) / in<bytes>(full.activations) == approx(2.0 / 4.0));
     CHECK(capped.activations_per_layer == full.activations_per_layer);  // only the count changes
     CHECK(capped.weights == full.weights);
 
@@ -793,33 +792,33 @@ TEST_CASE("context parallelism divides each GPU's activations by its degree") {
     cp2.parallel.context_parallel = 2;
     const double local = 1024.0;
     const double expected_layer = local * 12288.0 * (10.0 + 24.0 / 8.0) + 4.0 * 96.0 * local / 8.0;
-    CHECK(approx_equal(in<bytes>(activation_bytes_per_layer(m, job, cp2)), expected_layer));
+    CHECK(in<bytes>(activation_bytes_per_layer(m, job, cp2)) == approx(expected_layer));
 
     training_job half = job;
     half.sequence = 1024;
     const training_strategy cp1 = korthikanti_strategy(8, 1);
-    CHECK(approx_equal(in<bytes>(activation_bytes_per_layer(m, job, cp2)),
-                       in<bytes>(activation_bytes_per_layer(m, half, cp1))));
+    CHECK(in<bytes>(activation_bytes_per_layer(m, job, cp2)) ==
+          approx(in<bytes>(activation_bytes_per_layer(m, half, cp1))));
     // The whole first stage too: 96 layers, the embedding-dropout mask and the output layer's
     // inputs and fp32 logits are all per local token.
     const training_memory at_cp2 = training_memory_per_gpu(m, job, cp2);
     const training_memory at_half = training_memory_per_gpu(m, half, cp1);
-    CHECK(approx_equal(in<bytes>(at_cp2.activations), in<bytes>(at_half.activations)));
+    CHECK(in<bytes>(at_cp2.activations) == approx(in<bytes>(at_half.activations)));
     const double sbh = local * 12288.0;
-    CHECK(approx_equal(in<bytes>(at_cp2.activations),
-                       96.0 * expected_layer + sbh + 4.0 * sbh + 4.0 * local * 51200.0 / 8.0));
+    CHECK(in<bytes>(at_cp2.activations) ==
+          approx(96.0 * expected_layer + sbh + 4.0 * sbh + 4.0 * local * 51200.0 / 8.0));
     // And half of the full sequence's, away from the scores.
-    CHECK(approx_equal(in<bytes>(at_cp2.activations),
-                       in<bytes>(training_memory_per_gpu(m, job, cp1).activations) / 2.0));
+    CHECK(in<bytes>(at_cp2.activations) ==
+          approx(in<bytes>(training_memory_per_gpu(m, job, cp1).activations) / 2.0));
 
     // Without FlashAttention the scores (2 bytes, their dropout mask 1 byte and its output
     // 2 bytes, per head and query-key pair) keep all 2,048 keys per local query: CP 2 holds
     // 5 × 12 heads × 1,024 queries × (2,048 − 1,024) keys more than the half sequence.
     job.flash_attention = false;
     half.flash_attention = false;
-    CHECK(approx_equal(in<bytes>(activation_bytes_per_layer(m, job, cp2)) -
-                           in<bytes>(activation_bytes_per_layer(m, half, cp1)),
-                       5.0 * 12.0 * 1024.0 * (2048.0 - 1024.0)));
+    CHECK(in<bytes>(activation_bytes_per_layer(m, job, cp2)) -
+              in<bytes>(activation_bytes_per_layer(m, half, cp1)) ==
+          approx(5.0 * 12.0 * 1024.0 * (2048.0 - 1024.0)));
 }
 
 TEST_CASE("ZeRO shards model states over data x context-parallel ranks") {
@@ -833,15 +832,15 @@ TEST_CASE("ZeRO shards model states over data x context-parallel ranks") {
     strategy.parallel.context_parallel = 2;
     strategy.parallel.zero_stage = 3;  // parameters, gradients and optimizer states: ÷ 4
     const training_memory stage3 = training_memory_per_gpu(cat::llama_2_7b, job, strategy);
-    CHECK(approx_equal(in<bytes>(stage3.weights), 2.0 * n / 4.0));
-    CHECK(approx_equal(in<bytes>(stage3.gradients), 2.0 * n / 4.0));
-    CHECK(approx_equal(in<bytes>(stage3.optimizer_states), 12.0 * n / 4.0));
-    CHECK(approx_equal(in<bytes>(stage3.weights + stage3.gradients + stage3.optimizer_states),
-                       16.0 * 1684603904.0));  // N / 4
+    CHECK(in<bytes>(stage3.weights) == approx(2.0 * n / 4.0));
+    CHECK(in<bytes>(stage3.gradients) == approx(2.0 * n / 4.0));
+    CHECK(in<bytes>(stage3.optimizer_states) == approx(12.0 * n / 4.0));
+    CHECK(in<bytes>(stage3.weights + stage3.gradients + stage3.optimizer_states) ==
+          approx(16.0 * 1684603904.0));  // N / 4
     // model_states_per_gpu shards the same layout the same way.
     const model_states alone = model_states_per_gpu(n, job, strategy.parallel);
-    CHECK(approx_equal(alone.weights, stage3.weights));
-    CHECK(approx_equal(alone.optimizer_states, stage3.optimizer_states));
+    CHECK(alone.weights == approx(stage3.weights));
+    CHECK(alone.optimizer_states == approx(stage3.optimizer_states));
     parallel_layout no_cp = strategy.parallel;
     no_cp.context_parallel = 0;
     CHECK_THROWS_WITH_AS(model_states_per_gpu(n, job, no_cp),
@@ -849,14 +848,14 @@ TEST_CASE("ZeRO shards model states over data x context-parallel ranks") {
                          invalid_input);
     strategy.parallel.zero_stage = 1;  // optimizer states only
     const training_memory stage1 = training_memory_per_gpu(cat::llama_2_7b, job, strategy);
-    CHECK(approx_equal(in<bytes>(stage1.weights), 2.0 * n));
-    CHECK(approx_equal(in<bytes>(stage1.gradients), 2.0 * n));
-    CHECK(approx_equal(in<bytes>(stage1.optimizer_states), 12.0 * n / 4.0));
+    CHECK(in<bytes>(stage1.weights) == approx(2.0 * n));
+    CHECK(in<bytes>(stage1.gradients) == approx(2.0 * n));
+    CHECK(in<bytes>(stage1.optimizer_states) == approx(12.0 * n / 4.0));
     // Without ZeRO, CP shards nothing: the states are whole on every rank.
     strategy.parallel.zero_stage = 0;
     const training_memory stage0 = training_memory_per_gpu(cat::llama_2_7b, job, strategy);
-    CHECK(approx_equal(in<bytes>(stage0.weights + stage0.gradients + stage0.optimizer_states),
-                       16.0 * n));
+    CHECK(in<bytes>(stage0.weights + stage0.gradients + stage0.optimizer_states) ==
+          approx(16.0 * n));
 }
 
 TEST_CASE("with a stated global batch the searches try only splits of it") {

@@ -4,6 +4,7 @@
 #include <gpucalc/format.hpp>
 #include <gpucalc/literals.hpp>
 #include <gpucalc/model.hpp>
+#include <gpucalc/testing.hpp>
 
 #include <doctest/doctest.h>
 
@@ -48,7 +49,7 @@ TEST_CASE("the parts add up, and a tied head adds nothing") {
 TEST_CASE("GPT-3 175B: Narayanan Eq. 2 gives 174.6B; the exact count adds the final norm") {
     // Brown et al. 2020 Table 2.1 print 175.0B; Narayanan et al. 2021 Eq. 2 at GPT-3's shape gives
     // 174,604,234,752 (derived), which leaves out the final LayerNorm (2h = 24,576 parameters).
-    CHECK(approx_equal(megatron_parameter_count(96, 12288, 50257, 2048), 174604234752.0));
+    CHECK(megatron_parameter_count(96, 12288, 50257, 2048) == approx(174604234752.0));
     CHECK(parameter_count(cat::gpt3_175b).total == 174604234752LL + 2 * 12288);
 }
 
@@ -69,8 +70,8 @@ TEST_CASE("Megatron-LM scaling study: Table 1 parameter counts, to the printed 0
                                                     r.model->vocab, r.model->max_context);
         CHECK(eq2 / 1e9 == doctest::Approx(r.billions).epsilon(0.05 / r.billions));
         // The exact count differs from Eq. 2 by the final LayerNorm alone.
-        CHECK(approx_equal(static_cast<double>(parameter_count(*r.model).total),
-                           eq2 + 2.0 * static_cast<double>(r.model->hidden)));
+        CHECK(static_cast<double>(parameter_count(*r.model).total) ==
+              approx(eq2 + 2.0 * static_cast<double>(r.model->hidden)));
     }
 }
 
@@ -86,7 +87,7 @@ TEST_CASE("training FLOPs with full recompute reproduce Narayanan Eq. 3 exactly"
         const flop_count eq3 = megatron_flops_per_iteration(batch, s, m->layers, m->hidden, m->vocab);
         const flop_count ours =
             static_cast<double>(batch * s) * training_flops_per_token(*m, s, recompute::full).hardware;
-        CHECK(approx_equal(ours, eq3));
+        CHECK(ours == approx(eq3));
     }
 }
 
@@ -96,7 +97,7 @@ TEST_CASE("model FLOPs reproduce Korthikanti Eq. 7; 6·N·D is its large-model l
     const transformer& m = cat::korthikanti_175b;
     const double L = 96.0, h = 12288.0, s = 2048.0, v = 51200.0;
     const double eq7_per_token = 72.0 * L * h * h * (1.0 + s / (6.0 * h) + v / (12.0 * h * L));
-    CHECK(approx_equal(in<flops>(training_flops_per_token(m, 2048).model), eq7_per_token));
+    CHECK(in<flops>(training_flops_per_token(m, 2048).model) == approx(eq7_per_token));
     // Kaplan et al. 2020: C = 6·N·D. For a 175B model at s = 2,048 the exact count is within
     // a few percent (attention adds s/(6h) = 2.8%).
     const double n = static_cast<double>(parameter_count(m).total);
@@ -133,13 +134,13 @@ TEST_CASE("decode FLOPs: 2 per active parameter plus attention over the context"
     const forward_flops f = forward_flops_per_token(m, 4096);
     const parameter_counts c = parameter_count(m);
     const double matmul_params = static_cast<double>(c.total - c.embedding - c.norms);
-    CHECK(approx_equal(in<flops>(f.layers + f.lm_head), 2.0 * matmul_params));
-    CHECK(approx_equal(in<flops>(f.attention), 4.0 * 4096.0 * 4096.0 * 32.0));
+    CHECK(in<flops>(f.layers + f.lm_head) == approx(2.0 * matmul_params));
+    CHECK(in<flops>(f.attention) == approx(4.0 * 4096.0 * 4096.0 * 32.0));
     // MoE: only the routed experts count.
     const forward_flops moe = forward_flops_per_token(cat::mixtral_8x7b, 1);
     const parameter_counts mc = parameter_count(cat::mixtral_8x7b);
-    CHECK(approx_equal(in<flops>(moe.layers + moe.lm_head),
-                       2.0 * static_cast<double>(mc.active - mc.embedding - mc.norms)));
+    CHECK(in<flops>(moe.layers + moe.lm_head) ==
+          approx(2.0 * static_cast<double>(mc.active - mc.embedding - mc.norms)));
 }
 
 TEST_CASE("a sliding window caps the keys attended") {

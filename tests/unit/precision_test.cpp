@@ -3,6 +3,7 @@
 #include <gpucalc/format.hpp>
 #include <gpucalc/literals.hpp>
 #include <gpucalc/precision.hpp>
+#include <gpucalc/testing.hpp>
 
 #include <doctest/doctest.h>
 
@@ -36,7 +37,7 @@ TEST_CASE("QLoRA double quantization costs 0.127 bits per parameter") {
     // Dettmers et al. 2023, QLoRA §3: double quantization reduces the constants' memory from
     // 32/64 = 0.5 bits to 8/64 + 32/(64*256) = 0.127 bits per parameter (printed to 3 places).
     CHECK(bits_per_element(formats::nf4) - 4.0 == 0.5);
-    CHECK(approx_equal(bits_per_element(formats::nf4_double_quant) - 4.0, 0.127, 1e-3));
+    CHECK(bits_per_element(formats::nf4_double_quant) - 4.0 == approx(0.127, 1e-3));
     CHECK(bits_per_element(formats::nf4_double_quant) == 4.0 + 8.0 / 64.0 + 32.0 / (64.0 * 256.0));
 }
 
@@ -47,7 +48,7 @@ TEST_CASE("weights at each precision: 7B at fp16 is about 14 GB") {
     CHECK(storage_size(7e9, formats::int8) == 7.0_GB);
     CHECK(storage_size(7e9, formats::int4) == 3.5_GB);
     // Llama-2-7B: 6,738,415,616 parameters (derived from its HF config; model_test.cpp) at bf16.
-    CHECK(approx_equal(in<gigabytes>(storage_size(6738415616.0, formats::bf16)), 13.476831232));
+    CHECK(in<gigabytes>(storage_size(6738415616.0, formats::bf16)) == approx(13.476831232));
 }
 
 TEST_CASE("invalid block layouts are rejected with the field and the rule") {

@@ -5,6 +5,7 @@
 #include <gpucalc/format.hpp>
 #include <gpucalc/literals.hpp>
 #include <gpucalc/roofline.hpp>
+#include <gpucalc/testing.hpp>
 
 #include <doctest/doctest.h>
 
@@ -71,11 +72,11 @@ TEST_CASE("ridge points: each datasheet's dense peak over its memory bandwidth")
     for (const row& r : rows) {
         CAPTURE(std::string(r.gpu->name));
         const double printed = r.printed_tflops * 1e12 / (r.printed_gb_per_s * 1e9);
-        CHECK(approx_equal(in<flops_per_byte>(ridge_point(*r.gpu, r.precision)), printed, 1e-3));
+        CHECK(in<flops_per_byte>(ridge_point(*r.gpu, r.precision)) == approx(printed, 1e-3));
     }
     // FP8 doubles the peak and so the ridge (H100 datasheet: FP8 3,958* against BF16 1,979*).
-    CHECK(approx_equal(ridge_point(cat::h100_sxm, compute_precision::fp8),
-                       2.0 * ridge_point(cat::h100_sxm, compute_precision::bf16), 1e-3));
+    CHECK(ridge_point(cat::h100_sxm, compute_precision::fp8) ==
+          approx(2.0 * ridge_point(cat::h100_sxm, compute_precision::bf16), 1e-3));
 }
 
 TEST_CASE("bound classification on both sides of the ridge") {
@@ -88,11 +89,12 @@ TEST_CASE("bound classification on both sides of the ridge") {
                                     cat::h100_sxm, compute_precision::bf16, kernel_efficiency::ideal());
     CHECK(below.bound == bound::memory);
     CHECK(above.bound == bound::compute);
-    CHECK(approx_equal(below.time, bytes / cat::h100_sxm.memory_bandwidth));
-    CHECK(approx_equal(above.attained, peak(cat::h100_sxm, compute_precision::bf16)));
+    CHECK(below.time == approx(bytes / cat::h100_sxm.memory_bandwidth));
+    CHECK(above.attained == approx(peak(cat::h100_sxm, compute_precision::bf16)));
     // attainable() is the same roof.
-    CHECK(approx_equal(attainable(cat::h100_sxm, compute_precision::bf16, 0.5 * ridge, kernel_efficiency::ideal()),
-                       0.5 * peak(cat::h100_sxm, compute_precision::bf16)));
+    CHECK(attainable(cat::h100_sxm, compute_precision::bf16, 0.5 * ridge,
+                     kernel_efficiency::ideal()) ==
+          approx(0.5 * peak(cat::h100_sxm, compute_precision::bf16)));
 }
 
 TEST_CASE("GEMM: 2mnk FLOPs and the operands' bytes") {
@@ -113,21 +115,21 @@ TEST_CASE("attention: FlashAttention moves no score matrix but streams K and V p
     const op_cost flash = attention_cost(cat::llama_2_7b, 1, 4096, 4096, true, false);
     const op_cost standard = attention_cost(cat::llama_2_7b, 1, 4096, 4096, false, false);
     CHECK(flash.flops == standard.flops);
-    CHECK(approx_equal(in<flops>(flash.flops), 4.0 * n * n * 4096.0));
+    CHECK(in<flops>(flash.flops) == approx(4.0 * n * n * 4096.0));
     const double q_and_o = 2.0 * n * 4096.0;
     const double k_and_v = 2.0 * n * 4096.0;
-    CHECK(approx_equal(in<bytes>(standard.bytes), 2.0 * (q_and_o + k_and_v + 4.0 * 32.0 * n * n)));
-    CHECK(approx_equal(in<bytes>(flash.bytes), 2.0 * (q_and_o + (n / 128.0) * k_and_v)));
+    CHECK(in<bytes>(standard.bytes) == approx(2.0 * (q_and_o + k_and_v + 4.0 * 32.0 * n * n)));
+    CHECK(in<bytes>(flash.bytes) == approx(2.0 * (q_and_o + (n / 128.0) * k_and_v)));
     // A causal mask halves the pairs (n(n+1)/2 of n²), and so the FLOPs.
     const op_cost causal = attention_cost(cat::llama_2_7b, 1, 4096, 4096, true, true);
-    CHECK(approx_equal(in<flops>(causal.flops), 4.0 * (n * (n + 1.0) / 2.0) * 4096.0));
+    CHECK(in<flops>(causal.flops) == approx(4.0 * (n * (n + 1.0) / 2.0) * 4096.0));
     // Decode attention (one query over a 4k cache) reads the whole cache: memory-bound.
     CHECK(op_time(attention_cost(cat::llama_2_7b, 1, 1, 4096), cat::h100_sxm, compute_precision::bf16)
               .bound == bound::memory);
     // Mistral's window caps the keys each query sees: 8,192 new tokens cost what 4,096-key
     // windows allow.
     const op_cost windowed = attention_cost(cat::mistral_7b, 1, 8192, 8192, true, false);
-    CHECK(approx_equal(in<flops>(windowed.flops), 4.0 * 8192.0 * 4096.0 * 4096.0));
+    CHECK(in<flops>(windowed.flops) == approx(4.0 * 8192.0 * 4096.0 * 4096.0));
     CHECK_THROWS_AS(attention_cost(cat::llama_2_7b, 1, 10, 5), invalid_input);
 }
 
@@ -140,15 +142,15 @@ TEST_CASE("MoE: a large batch reaches every expert; a single token only its top-
     const double few = in<bytes>(prefill(cat::mixtral_8x7b, cat::h200, one).bytes);
     const double all = in<bytes>(prefill(cat::mixtral_8x7b, cat::h200, many).bytes);
     const parameter_counts c = parameter_count(cat::mixtral_8x7b);
-    CHECK(approx_equal(few, 2.0 * static_cast<double>(c.active - c.embedding), 1e-3));
-    CHECK(approx_equal(all, 2.0 * static_cast<double>(c.total - c.embedding), 1e-3));
+    CHECK(few == approx(2.0 * static_cast<double>(c.active - c.embedding), 1e-3));
+    CHECK(all == approx(2.0 * static_cast<double>(c.total - c.embedding), 1e-3));
     // The same for decode: batch 256 reads what prefill of 256 tokens reads.
     serving_setup d{};
     d.batch = 256;
     d.context = 1;
-    CHECK(approx_equal(in<bytes>(decode(cat::mixtral_8x7b, cat::h200, d).weight_bytes),
-                       in<bytes>(prefill(cat::mixtral_8x7b, cat::h200, many).bytes) -
-                           256.0 * 131072.0, 1e-3));
+    CHECK(in<bytes>(decode(cat::mixtral_8x7b, cat::h200, d).weight_bytes) ==
+          approx(in<bytes>(prefill(cat::mixtral_8x7b, cat::h200, many).bytes) - 256.0 * 131072.0,
+                 1e-3));
 }
 
 TEST_CASE("ideal Llama-2-7B batch-1 fp16 decode on A100 80GB: the weights over the bandwidth") {
@@ -158,11 +160,11 @@ TEST_CASE("ideal Llama-2-7B batch-1 fp16 decode on A100 80GB: the weights over t
     const decode_estimate d = decode(cat::llama_2_7b, cat::a100_80gb_sxm, fp16_decode(1, 1, kernel_efficiency::ideal()));
     CHECK(d.bound == bound::memory);
     const double weights = (6738415616.0 - 32000.0 * 4096.0) * 2.0;
-    CHECK(approx_equal(in<bytes>(d.weight_bytes), weights));
+    CHECK(in<bytes>(d.weight_bytes) == approx(weights));
     const double per_stream = in<tokens_per_second_per_stream>(d.stream_rate);
-    CHECK(approx_equal(per_stream, 2.039e12 / (weights + in<bytes>(d.kv_bytes))));
+    CHECK(per_stream == approx(2.039e12 / (weights + in<bytes>(d.kv_bytes))));
     CHECK(per_stream == doctest::Approx(151.0).epsilon(0.025));
-    CHECK(approx_equal(in<tokens_per_second>(d.aggregate_rate), per_stream));  // batch 1
+    CHECK(in<tokens_per_second>(d.aggregate_rate) == approx(per_stream));  // batch 1
     // With the KV reads of a 4k context, and at the default efficiency, it must come out lower.
     const decode_estimate with_kv =
         decode(cat::llama_2_7b, cat::a100_80gb_sxm, fp16_decode(1, 4096, kernel_efficiency::ideal()));
@@ -240,8 +242,8 @@ TEST_CASE("prefill is compute-bound and causal attention halves the score work")
     CHECK(causal.flops < full.flops);
     // The difference is the masked half of the scores: Σ keys = n(n+1)/2 against n².
     const forward_flops one = forward_flops_per_token(cat::llama_3_8b, 1);
-    CHECK(approx_equal(full.flops - causal.flops,
-                       (8192.0 * 8192.0 - 8192.0 * 8193.0 / 2.0) * one.attention));
+    CHECK(full.flops - causal.flops ==
+          approx((8192.0 * 8192.0 - 8192.0 * 8193.0 / 2.0) * one.attention));
 }
 
 TEST_CASE("training time: Narayanan Eq. 4 reproduces the paper's 34 and 84 days") {
@@ -265,7 +267,7 @@ TEST_CASE("time to train: tokens × FLOPs per token over GPUs × peak × MFU") {
     const duration t = time_to_train(cat::llama_2_7b, cat::a100_80gb_sxm, 2.0_T_tokens, job, gpus, at_half);
     // N: Kaplan et al. 2020's non-embedding parameters (the 131 M-entry token table left out).
     const double expected = 6.0 * (6738415616.0 - 32000.0 * 4096.0) * 2e12 / (1024.0 * 0.5 * 312e12);
-    CHECK(approx_equal(in<seconds>(t), expected));
+    CHECK(in<seconds>(t) == approx(expected));
     // Llama 2 (Touvron et al. 2023, Table 2): 7B on 2 T tokens took 184,320 A100-80GB GPU
     // hours. At the default MFU the estimate lands within a factor of 1.5 of it.
     const duration default_mfu =
