@@ -182,7 +182,7 @@ TEST_CASE("checked cluster: bad input names the function, the field, the value a
         c.node.intra_node = link_spec{};
         c.inter_node.latency = -1.0_us;
         CHECK_THROWS_WITH_AS(check(c),
-                             "check(cluster): inter_node.latency = -1e-06 s must be finite and >= 0",
+                             "check(cluster): inter_node.latency = -1 \xC2\xB5s must be finite and >= 0",
                              invalid_input);
         c.inter_node = link_spec{};
         CHECK_THROWS_WITH_AS(check(c),

@@ -376,7 +376,7 @@ TEST_CASE("energy, carbon and rack power") {
 
 TEST_CASE("bad input is invalid_input naming the field and the rule") {
     CHECK_THROWS_WITH_AS(job_cost(10.0_gpu_hours, -1.0_usd_per_gpu_hour),
-                         "job_cost: price = -0.000277777777777778 USD/(GPU*s) must be finite and >= 0",
+                         "job_cost: price = -$1/GPU\xC2\xB7h must be finite and >= 0",
                          invalid_input);
     CHECK_THROWS_WITH_AS(discounted(2.0_usd_per_gpu_hour, 1.0),
                          "discounted: discount = 1 must be in [0, 1)", invalid_input);

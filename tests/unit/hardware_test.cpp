@@ -124,7 +124,7 @@ TEST_CASE("a hand-written spec with a broken field is rejected") {
                          invalid_input);
     g = cat::h100_sxm;
     g.scale_up.latency = -1.0_us;
-    CHECK_THROWS_WITH_AS(check(g), "check(gpu_spec): scale_up.latency = -1e-06 s must be finite and >= 0",
+    CHECK_THROWS_WITH_AS(check(g), "check(gpu_spec): scale_up.latency = -1 \xC2\xB5s must be finite and >= 0",
                          invalid_input);
     g = cat::h100_sxm;
     g.host.collective_efficiency = 0.0;

@@ -36,7 +36,7 @@ TEST_CASE("links: datasheet aggregates are halved, network bits become bytes") {
     CHECK(cat::infiniband_ndr.per_direction == 50.0_GB_per_s);
     CHECK(cat::ethernet_100g.per_direction == 12.5_GB_per_s);
     CHECK_THROWS_WITH_AS(link_from_bidirectional("bad", -5.0_GB_per_s, 1.0_us),
-                         "link_from_bidirectional: both_directions = -5000000000 B/s must be "
+                         "link_from_bidirectional: both_directions = -5 GB/s must be "
                          "finite and >= 0",
                          invalid_input);
 }

@@ -698,7 +698,7 @@ TEST_CASE("invalid setups are rejected with the function, field, value and rule"
     bad_overhead.overhead.communication_buffers = make<gibibytes>(-1.0);
     t = training_strategy{};
     CHECK_THROWS_WITH_AS(training_memory_per_gpu(cat::llama_2_7b, bad_overhead, t),
-                         "training_memory_per_gpu: overhead.communication_buffers = -1073741824 B must be "
+                         "training_memory_per_gpu: overhead.communication_buffers = -1 GiB must be "
                          "finite and >= 0",
                          invalid_input);
     bad_overhead = training_job{};

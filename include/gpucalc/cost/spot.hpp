@@ -144,8 +144,10 @@ inline spot_estimate spot_cost(const spot_job& job) {
     e.checkpointing = make<seconds>(segments * delta);
     e.restarting = make<seconds>(segments * failed_attempts * m * std::expm1(r / m));
     e.lost_work = make<seconds>(segments * m * detail::expm1_minus_x(x));
-    e.spot_cost = job_cost(job.gpus, e.wall_time, discounted(job.on_demand, job.discount));
-    e.on_demand_cost = job_cost(job.gpus, job.work, job.on_demand);
+    // job_cost's arithmetic without its checks: the wall time is an answer, not an input, and
+    // may exceed the longest duration an input may have.
+    e.spot_cost = (job.gpus * e.wall_time) * ((1.0 - job.discount) * job.on_demand);
+    e.on_demand_cost = (job.gpus * job.work) * job.on_demand;
     e.spot_is_cheaper = e.spot_cost < e.on_demand_cost;
     return e;
 }

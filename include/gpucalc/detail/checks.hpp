@@ -1,8 +1,10 @@
 // detail/checks.hpp: the input checks every module runs on entry, each throwing invalid_input
-// with the function, the field, the value (in base units) and the rule
+// with the function, the field, the value (a quantity in its display unit) and the rule
 #pragma once
 
+#include <cmath>
 #include <cstdint>
+#include <string>
 #include <limits>
 #include <type_traits>
 
@@ -50,6 +52,50 @@ constexpr double largest_exact_count = 9007199254740992.0;
 /// against largest_exact_count where they are formed.
 constexpr std::int64_t largest_count = std::int64_t{1} << 40;
 
+/// The smallest magnitude a positive input quantity may have, in base units. With every
+/// input's largest magnitude at most 1e40, products and quotients of a few inputs stay far from
+/// overflow (1e308) and from underflow (1e-308), so a formula never meets inf, NaN or a
+/// positive value rounded to 0.
+constexpr double smallest_input = 1e-30;
+
+/// The largest magnitude an input of each dimension may have, in base units, and how it reads in
+/// a message. Each is far beyond any real workload (a 1e26-FLOP training run, a 1e6-GPU
+/// cluster, $100/GPU·h) and stated in docs/units.md ("Input ranges"); input beyond it is
+/// invalid_input, so an overflow is a broken rule rather than a silent wrong answer.
+template <class Quantity>
+struct input_range;
+
+#define GPUCALC_DETAIL_INPUT_RANGE(Quantity, largest_value, text)                                   \
+    template <>                                                                                   \
+    struct input_range<Quantity> {                                                                \
+        static constexpr double largest = largest_value;                                          \
+        static constexpr const char* largest_text = text;                                         \
+    };
+GPUCALC_DETAIL_INPUT_RANGE(data_size, 1e30, "1e30 B")
+GPUCALC_DETAIL_INPUT_RANGE(flop_count, 1e40, "1e40 FLOP")
+GPUCALC_DETAIL_INPUT_RANGE(flop_rate, 1e30, "1e30 FLOP/s")
+GPUCALC_DETAIL_INPUT_RANGE(bandwidth, 1e30, "1e30 B/s")
+GPUCALC_DETAIL_INPUT_RANGE(arithmetic_intensity, 1e30, "1e30 FLOP/B")
+GPUCALC_DETAIL_INPUT_RANGE(duration, 1e6 * 365.0 * 86400.0, "1e6 years")
+GPUCALC_DETAIL_INPUT_RANGE(money, 1e18, "$1e18")
+GPUCALC_DETAIL_INPUT_RANGE(cost_rate, 1e9 / 3600.0, "$1e9/h")
+GPUCALC_DETAIL_INPUT_RANGE(gpu_price, 1e9 / 3600.0, "$1e9/GPU\xC2\xB7h")
+GPUCALC_DETAIL_INPUT_RANGE(energy_price, 1e6 / 3.6e6, "$1e6/kWh")
+GPUCALC_DETAIL_INPUT_RANGE(data_price, 1e9 / 1e9, "$1e9/GB")
+GPUCALC_DETAIL_INPUT_RANGE(power, 1e15, "1e15 W")
+GPUCALC_DETAIL_INPUT_RANGE(energy, 1e30, "1e30 J")
+GPUCALC_DETAIL_INPUT_RANGE(mass, 1e18, "1e18 kg")
+GPUCALC_DETAIL_INPUT_RANGE(grid_intensity, 1e6 * 1e-3 / 3.6e6, "1e6 g/kWh")
+GPUCALC_DETAIL_INPUT_RANGE(gpu_count, 1099511627776.0, "2^40 GPUs")
+GPUCALC_DETAIL_INPUT_RANGE(gpu_time, 1e22 * 3600.0, "1e22 GPU\xC2\xB7h")  // 2^40 GPUs for 1e6 years
+GPUCALC_DETAIL_INPUT_RANGE(token_count, 1e20, "1e20 tokens")
+GPUCALC_DETAIL_INPUT_RANGE(sequence_count, 1099511627776.0, "2^40 sequences")
+GPUCALC_DETAIL_INPUT_RANGE(token_rate, 1e20, "1e20 tokens/s")
+GPUCALC_DETAIL_INPUT_RANGE(stream_token_rate, 1e12, "1e12 tokens/s per stream")
+GPUCALC_DETAIL_INPUT_RANGE(request_rate, 1e15, "1e15 requests/s")
+GPUCALC_DETAIL_INPUT_RANGE(token_price, 1e6, "$1e12/M tokens")
+#undef GPUCALC_DETAIL_INPUT_RANGE
+
 /// Whether `divisor` divides `value` exactly, for counts below 2^53 (require_count caps them). Done in double arithmetic:
 /// hot paths validate their input on every call, and a 64-bit integer division costs several
 /// times a floating-point one.
@@ -73,7 +119,7 @@ constexpr std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
     return b == 1 ? a : (a + b - 1) / b;
 }
 
-/// A number that must be finite and > 0 (a size, a rate, a count).
+/// A number that must be finite and > 0 (a count, a ratio).
 constexpr void require_positive(const char* function, const char* field, double value,
                                 const char* unit = "") {
     if (!(value > 0.0 && value <= largest_finite)) {
@@ -81,7 +127,7 @@ constexpr void require_positive(const char* function, const char* field, double 
     }
 }
 
-/// A number that must be finite and >= 0 (a price, an optional term).
+/// A number that must be finite and >= 0 (an optional term).
 constexpr void require_non_negative(const char* function, const char* field, double value,
                                     const char* unit = "") {
     if (!(value >= 0.0 && value <= largest_finite)) {
@@ -106,18 +152,48 @@ constexpr void require_count(const char* function, const char* field, long long 
     }
 }
 
+/// Throws for a quantity outside its range, with the value in its display unit
+/// ("price = -$2.99/GPU·h must be finite and >= 0") and the rule it broke.
+template <class Quantity>
+[[noreturn]] GPUCALC_DETAIL_COLD void throw_out_of_range(const char* function, const char* field,
+                                                         const Quantity& q, bool zero_allowed) {
+    const double v = q.value();
+    format_options options;
+    options.significant_figures = 15;
+    std::string rule;
+    if (!(v >= 0.0) || (!zero_allowed && !(v > 0.0))) {
+        rule = zero_allowed ? "must be finite and >= 0" : "must be finite and > 0";
+    } else if (v > input_range<Quantity>::largest) {
+        rule = "must be at most ";
+        rule += input_range<Quantity>::largest_text;
+    } else {
+        rule = zero_allowed ? "must be 0 or at least " : "must be at least ";
+        rule += locale_free_text(smallest_input, std::chars_format::general, 15);
+        rule += ' ';
+        rule += base_unit_text<Quantity>();
+    }
+    throw_invalid_name(function, field, to_string(q, options), rule.c_str());
+}
+
+/// A quantity that must be > 0 and inside its range: [1e-30 base units, input_range::largest].
 template <class Unit>
 constexpr void require_positive(const char* function, const char* field,
                                 const boost::units::quantity<Unit, double>& q) {
-    require_positive(function, field, q.value(),
-                     base_unit_text<boost::units::quantity<Unit, double>>());
+    using Quantity = boost::units::quantity<Unit, double>;
+    if (!(q.value() >= smallest_input && q.value() <= input_range<Quantity>::largest)) {
+        throw_out_of_range(function, field, q, false);
+    }
 }
 
+/// A quantity that must be 0, or inside its range (a price, an optional term).
 template <class Unit>
 constexpr void require_non_negative(const char* function, const char* field,
                                     const boost::units::quantity<Unit, double>& q) {
-    require_non_negative(function, field, q.value(),
-                         base_unit_text<boost::units::quantity<Unit, double>>());
+    using Quantity = boost::units::quantity<Unit, double>;
+    if (!((q.value() >= smallest_input && q.value() <= input_range<Quantity>::largest) ||
+          std::fpclassify(q.value()) == FP_ZERO)) {
+        throw_out_of_range(function, field, q, true);
+    }
 }
 
 }  // namespace detail

@@ -288,19 +288,22 @@ std::string to_string(const quantity_of<Dimension>& q, const format_options& opt
     const int significant = detail::clamp_significant(options.significant_figures);
     const double v = q.value();
     const detail::label_set set = detail::labels_for<quantity_of<Dimension>>(options);
-    if (set.count == 0) {
+    const auto in_base_units = [&] {
         std::string unit_text;
         detail::append_dimension_text(unit_text, Dimension{});
         return (options.exact ? detail::exact_text(v, false)
                               : detail::rounded_text(v, significant, false)) +
                unit_text;
-    }
+    };
+    if (set.count == 0) return in_base_units();
     // The largest label not above |v|; then one label up if rounding reaches the next label's
     // size in this label's units, so 999.7 GB reads "1 TB" rather than "1000 GB".
+    // Zero reads in the base unit where the dimension has one ("0 s", not "0 ns").
     const double size = std::fabs(v);
     int chosen = 0;
     for (int i = 1; i < set.count; ++i) {
-        if (size >= set.labels[i].factor) chosen = i;
+        const bool zero_here = std::fpclassify(v) == FP_ZERO && set.labels[i].factor <= 1.0;
+        if (size >= set.labels[i].factor || zero_here) chosen = i;
     }
     if (chosen + 1 < set.count) {
         const double next_in_this = set.labels[chosen + 1].factor / set.labels[chosen].factor;
@@ -308,6 +311,9 @@ std::string to_string(const quantity_of<Dimension>& q, const format_options& opt
         if (detail::round_to_significant(scaled, significant) >= next_in_this) ++chosen;
     }
     const detail::unit_label& label = set.labels[chosen];
+    // A finite value its label would overflow (-DBL_MAX $/GPU·s is -inf $/GPU·h) prints in base
+    // units instead, like a dimension without a name.
+    if (std::isfinite(v) && !std::isfinite(v / label.factor)) return in_base_units();
     const std::string number =
         options.exact ? detail::exact_text(v / label.factor, set.thousands_separator)
                       : detail::rounded_text(v / label.factor, significant, set.thousands_separator);
