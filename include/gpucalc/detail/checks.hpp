@@ -152,6 +152,19 @@ constexpr void require_count(const char* function, const char* field, long long 
     }
 }
 
+/// An enum value must be one of its enumerators 0 .. count − 1: a value cast from another
+/// integer (number_format(12)) is invalid_input, never a silent answer. `type` names the enum.
+template <class Enum>
+constexpr void require_enumerator(const char* function, const char* field, Enum value,
+                                  int count, const char* type) {
+    using underlying = std::underlying_type_t<Enum>;
+    const auto v = static_cast<underlying>(value);
+    if (!(v >= 0 && static_cast<long long>(v) < count)) {
+        throw_invalid_name(function, field, number_text(static_cast<double>(v)), "must be a ",
+                           type, " value");
+    }
+}
+
 /// Throws for a quantity outside its range, with the value in its display unit
 /// ("price = -$2.99/GPU·h must be finite and >= 0") and the rule it broke.
 template <class Quantity>
