@@ -4,7 +4,10 @@
 // forms is an exact integer below 2^53, never a wrapped one.
 #include <gpucalc/catalog/models.hpp>
 #include <gpucalc/literals.hpp>
+#include <gpucalc/memory.hpp>
 #include <gpucalc/model.hpp>
+#include <gpucalc/parallelism.hpp>
+#include <gpucalc/parallelism/costs.hpp>
 #include <gpucalc/testing.hpp>
 
 #include <doctest/doctest.h>
@@ -166,4 +169,148 @@ TEST_CASE("model functions name themselves and keep their results finite") {
     CHECK(std::isfinite(megatron_parameter_count(two_to_40, two_to_40, two_to_40, two_to_40)));
     CHECK(std::isfinite(in<flops>(
         megatron_flops_per_iteration(two_to_40, two_to_40, two_to_40, two_to_40, two_to_40))));
+}
+
+TEST_CASE("inside a training job, the LoRA rules name the job's member path") {
+    training_job job{};
+    job.lora.enabled = true;
+    job.lora.adapter = {two_to_40, lora_all_linear};
+    CHECK_THROWS_WITH_AS(training_memory_per_gpu(cat::llama_2_7b, job, training_strategy{}),
+                         "training_memory_per_gpu: lora.adapter.rank = 1099511627776 gives "
+                         "2.747195772696e+18 adapter parameters; they must stay below 2^53, "
+                         "where counts stop being exact",
+                         invalid_input);
+    job.lora.adapter = {8, 1U << 9};
+    CHECK_THROWS_WITH_AS(training_memory_per_gpu(cat::llama_2_7b, job, training_strategy{}),
+                         "training_memory_per_gpu: lora.adapter.targets = 512 must be a "
+                         "non-empty set of lora_target bits",
+                         invalid_input);
+}
+
+TEST_CASE("layout products are checked after their factors, never formed before") {
+    training_strategy huge{};
+    huge.parallel.tensor = two_to_62;
+    huge.parallel.pipeline = 4;  // tensor × pipeline wrapped before anything was checked
+    CHECK_THROWS_WITH_AS(training_memory_per_gpu(cat::llama_2_7b, training_job{}, huge),
+                         "training_memory_per_gpu: parallel.tensor = 4.61168601842739e+18 must "
+                         "be <= 2^40",
+                         invalid_input);
+    // Each factor in range, the product not.
+    training_strategy wide{};
+    wide.parallel.tensor = 4;
+    wide.parallel.data = two_to_40;
+    CHECK_THROWS_WITH_AS(training_memory_per_gpu(cat::llama_2_7b, training_job{}, wide),
+                         "training_memory_per_gpu: parallel.tensor x parallel.pipeline x "
+                         "parallel.context_parallel x parallel.data = 4398046511104 must be <= "
+                         "2^40",
+                         invalid_input);
+    // gpus_of checks what it multiplies, naming the member path.
+    parallel_layout layout{};
+    layout.tensor = two_to_62;
+    layout.pipeline = 4;
+    CHECK_THROWS_WITH_AS(gpus_of(layout),
+                         "gpus_of: layout.tensor = 4.61168601842739e+18 must be <= 2^40",
+                         invalid_input);
+    layout.tensor = two_to_40;
+    CHECK_THROWS_WITH_AS(gpus_of(layout),
+                         "gpus_of: layout.tensor x layout.pipeline x layout.context_parallel x "
+                         "layout.data = 4398046511104 must be <= 2^40",
+                         invalid_input);
+    CHECK_THROWS_WITH_AS(gpus_of(wide),
+                         "gpus_of: parallel.tensor x parallel.pipeline x "
+                         "parallel.context_parallel x parallel.data = 4398046511104 must be <= "
+                         "2^40",
+                         invalid_input);
+    layout.tensor = 8;
+    CHECK(gpus_of(layout) == 32);
+}
+
+TEST_CASE("kv_block_tokens has an upper bound") {
+    serving_setup s{};
+    s.kv_block_tokens = two_to_62;  // rounded every sequence up to 2^62 tokens, and wrapped
+    CHECK_THROWS_WITH_AS(inference_memory_per_gpu(cat::llama_2_7b, s),
+                         "inference_memory_per_gpu: kv_block_tokens = 4.61168601842739e+18 must "
+                         "be <= 2^40",
+                         invalid_input);
+    s.kv_block_tokens = -16;
+    CHECK_THROWS_WITH_AS(inference_memory_per_gpu(cat::llama_2_7b, s),
+                         "inference_memory_per_gpu: kv_block_tokens = -16 must be >= 0 (0 means "
+                         "no paging)",
+                         invalid_input);
+}
+
+TEST_CASE("a setup's, a job's and a strategy's enums and formats are checked under the caller") {
+    transformer m = cat::llama_2_7b;
+    m.norm = static_cast<norm_kind>(5);
+    CHECK_THROWS_WITH_AS(inference_memory_per_gpu(m, serving_setup{}),
+                         "inference_memory_per_gpu: norm = 5 must be a norm_kind value",
+                         invalid_input);
+    training_strategy s{};
+    s.recompute = static_cast<recompute>(7);
+    CHECK_THROWS_WITH_AS(training_memory_per_gpu(cat::llama_2_7b, training_job{}, s),
+                         "training_memory_per_gpu: recompute = 7 must be a recompute value",
+                         invalid_input);
+    pass_shape pass{};
+    pass.counted = static_cast<pair_count>(9);
+    CHECK_THROWS_WITH_AS(layer_cost_of(cat::llama_2_7b, parallel_layout{}, pass),
+                         "layer_cost_of: pass.counted = 9 must be a pair_count value",
+                         invalid_input);
+    training_job job{};
+    job.optimizer = static_cast<optimizer>(4);  // was 0 bytes of optimizer state
+    CHECK_THROWS_WITH_AS(training_memory_per_gpu(cat::llama_2_7b, job, training_strategy{}),
+                         "training_memory_per_gpu: optimizer = 4 must be a gpucalc::optimizer "
+                         "value",
+                         invalid_input);
+    CHECK_THROWS_WITH_AS(zero_stage_of(static_cast<fsdp>(1)),
+                         "zero_stage_of: strategy = 1 must be a fsdp value: no_shard (0), "
+                         "shard_grad_op (2) or full_shard (3)",
+                         invalid_input);
+    CHECK(zero_stage_of(fsdp::full_shard) == 3);
+
+    // Storage formats, under the caller's name and the member path.
+    serving_setup serve{};
+    serve.weights.element = static_cast<number_format>(12);
+    CHECK_THROWS_WITH_AS(inference_memory_per_gpu(cat::llama_2_7b, serve),
+                         "inference_memory_per_gpu: weights.element = 12 must be a number_format "
+                         "value",
+                         invalid_input);
+    job = training_job{};
+    job.gradients.block_size = -1;
+    CHECK_THROWS_WITH_AS(training_memory_per_gpu(cat::llama_2_7b, job, training_strategy{}),
+                         "training_memory_per_gpu: gradients.block_size = -1 must be >= 0 (0 "
+                         "means no block scale)",
+                         invalid_input);
+    job.gradients.block_size = two_to_62;
+    CHECK_THROWS_WITH_AS(training_memory_per_gpu(cat::llama_2_7b, job, training_strategy{}),
+                         "training_memory_per_gpu: gradients.block_size = 4.61168601842739e+18 "
+                         "must be <= 2^40",
+                         invalid_input);
+    cost_formats formats{};
+    formats.activations.scale_block_size = 4;  // a second-level block with no first
+    CHECK_THROWS_WITH_AS(stage_cost_of(cat::llama_2_7b, {}, pass_shape{}, 0, formats),
+                         "stage_cost_of: formats.activations.scale_block_size = 4 needs "
+                         "block_size > 0: there are no scales to scale",
+                         invalid_input);
+}
+
+TEST_CASE("a layout passed on its own reads layout.; tensor_parallel_allowed checks its model") {
+    parallel_layout interleaved{};
+    interleaved.interleave = 2;
+    CHECK_THROWS_WITH_AS(layer_cost_of(cat::llama_2_7b, interleaved, pass_shape{}),
+                         "layer_cost_of: layout.interleave = 2 needs layout.pipeline > 1",
+                         invalid_input);
+    // Inside a strategy the same rule reads parallel.
+    training_strategy s{};
+    s.parallel.interleave = 2;
+    CHECK_THROWS_WITH_AS(training_memory_per_gpu(cat::llama_2_7b, training_job{}, s),
+                         "training_memory_per_gpu: parallel.interleave = 2 needs "
+                         "parallel.pipeline > 1",
+                         invalid_input);
+    transformer bad = cat::llama_2_7b;
+    bad.heads = 0;
+    CHECK_THROWS_WITH_AS(tensor_parallel_allowed(bad, 2),
+                         "tensor_parallel_allowed: heads = 0 must be >= 1", invalid_input);
+    CHECK_FALSE(tensor_parallel_allowed(cat::llama_2_7b, two_to_62));
+    CHECK_FALSE(tensor_parallel_allowed(cat::llama_2_7b, -4));
+    CHECK(tensor_parallel_allowed(cat::llama_2_70b, 16));  // 8 KV heads, replicated
 }
