@@ -32,8 +32,7 @@ static_assert(model_states_per_gpu(7.5e9, training_job{}, parallel_layout{}).opt
               "ZeRO: K = 12 bytes per parameter for mixed-precision Adam");
 
 // The bounded searches of issue 13 stay constant expressions: the fewest GPUs for a stated
-// global batch walks its divisors (6: degrees 1, 2, 3, 6), and the expected experts a batch
-// reaches is a closed form (Mixtral, 4 tokens: 8 × (1 − 0.75^4), exact in binary).
+// global batch walks its divisors (6: degrees 1, 2, 3, 6).
 constexpr training_fit fewest_gpus_for_six_sequences() {
     training_job job{};
     job.sequence = 4096;
@@ -45,6 +44,5 @@ constexpr training_fit fewest_gpus_for_six_sequences() {
 }
 static_assert(fewest_gpus_for_six_sequences().outcome == fit_outcome::found, "");
 static_assert(6 % fewest_gpus_for_six_sequences().data_parallel == 0, "a degree that splits 6");
-static_assert(detail::expected_experts_reached(cat::mixtral_8x7b, 4) == 5.46875, "");
 static_assert(gpus_of(parallel_layout{}) == 1 && zero_stage_of(fsdp::shard_grad_op) == 2, "");
 }  // namespace

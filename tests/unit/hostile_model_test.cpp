@@ -114,24 +114,6 @@ TEST_CASE("q_width_of and kv_width_of check the fields they multiply") {
     CHECK(kv_width_of(cat::llama_3_8b) == 1024);
 }
 
-TEST_CASE("the expected experts a batch reaches is a closed form: 2^40 tokens over 2^40 experts") {
-    // experts = batch = 2^40 hung a loop that ran once per sequence. E·(1 − (1 − 1/E)^E) is
-    // E·(1 − 1/e) to within 1e-12 at this E; std::log1p and std::expm1 give the reference.
-    transformer moe{};
-    moe.experts = two_to_40;
-    moe.experts_per_token = 1;
-    const double e = static_cast<double>(two_to_40);
-    const double expected = e * -std::expm1(e * std::log1p(-1.0 / e));
-    CHECK(detail::expected_experts_reached(moe, two_to_40) == approx(expected, 1e-14));
-    // Small batches: one token reaches its k experts; Mixtral (top-2 of 8) at 4 tokens reaches
-    // 8 × (1 − 0.75^4) = 5.46875 experts (exact in binary).
-    CHECK(detail::expected_experts_reached(cat::mixtral_8x7b, 1) == approx(2.0, 1e-15));
-    CHECK(detail::expected_experts_reached(cat::mixtral_8x7b, 4) == approx(5.46875, 1e-15));
-    // Every expert once the batch is large; a dense model has its one.
-    CHECK(detail::expected_experts_reached(cat::mixtral_8x7b, two_to_40) == 8.0);
-    CHECK(detail::expected_experts_reached(cat::llama_2_7b, two_to_40) == 1.0);
-}
-
 TEST_CASE("a transformer's enum values outside their enumerators are invalid_input") {
     transformer m = cat::llama_2_7b;
     m.mlp = static_cast<mlp_kind>(2);

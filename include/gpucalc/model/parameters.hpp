@@ -69,26 +69,6 @@ constexpr parameter_counts count_parameters(const transformer& m) {
     c.active = c.total - m.layers * (experts_of(m) - active_experts_of(m)) * expert;
     return c;
 }
-/// Expected distinct experts that `tokens` tokens (at least 1) reach in one MoE layer of a
-/// checked model under uniform top-k routing, E·(1 − (1 − k/E)^tokens) (derived: a token misses
-/// a given expert with probability 1 − k/E); 1 for a dense model. The power is taken by
-/// repeated squaring, at most 41 steps for tokens up to 2^40, so the cost does not grow with
-/// the batch. It tracks the probability that an expert is reached, p, rather than missed, so
-/// that a tiny k/E (2^-40) loses nothing to cancellation: p_a + p_b·(1 − p_a) combines two
-/// groups of tokens, and a group doubles to p·(2 − p), or to 1 − (1 − p)² once p >= 1/2, where
-/// 1 − p is exact and the square rounds up to 1 (every expert reached) when it should.
-constexpr double expected_experts_reached(const transformer& m, std::int64_t tokens) {
-    if (m.experts <= 1) return 1.0;
-    const double e = static_cast<double>(m.experts);
-    double group = static_cast<double>(m.experts_per_token) / e;  // p for 2^i tokens
-    double reached = 0.0;                                          // p for the bits so far
-    for (std::int64_t n = tokens; n > 0; n /= 2) {
-        if (n % 2 != 0) reached += group * (1.0 - reached);
-        const double missed = 1.0 - group;
-        group = group < 0.5 ? group * (2.0 - group) : 1.0 - missed * missed;
-    }
-    return e * reached;
-}
 }  // namespace detail
 
 /// Exact parameter count of `m`, derived from the architecture (each weight matrix is
