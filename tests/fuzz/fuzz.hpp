@@ -431,13 +431,13 @@ entry_point& add(registry& r, std::string label, std::string function, const cha
             out.explicit_unknown = ins.explicit_unknown;
         } catch (const skip_call&) {
             out.what = call_outcome::kind::skipped;
-        } catch (const gpucalc::invalid_input& e) {
+        } catch (const gpucalc::invalid_input& error) {
             out.what = call_outcome::kind::rejected;
-            out.message = e.what();
+            out.message = error.what();
             out.fingerprint = hash_text(out.message);
-        } catch (const std::exception& e) {
+        } catch (const std::exception& error) {
             out.what = call_outcome::kind::other_exception;
-            out.message = exception_text(e);
+            out.message = exception_text(error);
             out.fingerprint = hash_text(out.message);
         } catch (...) {
             out.what = call_outcome::kind::other_exception;

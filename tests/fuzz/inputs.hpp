@@ -236,9 +236,12 @@ inline gpucalc::gpu_spec gpu(generator& g, int which = 0) {
     s.tdp = g.keep_q(s.tdp);
     s.scale_up = link(g, s.scale_up);
     s.host = link(g, s.host);
-    s.mig_count = g.keep32(s.mig_count);
-    // A count without profiles. Not in the threaded sweep: it dereferences null today.
-    if (g.mode == profile::contract && g.hostile()) s.mig = nullptr;
+    // A count past the profiles, or without any. Not in the threaded sweep, where a read past
+    // the table would make answers nondeterministic (today's library reads it).
+    if (g.mode == profile::contract) {
+        s.mig_count = g.keep32(s.mig_count);
+        if (g.hostile()) s.mig = nullptr;
+    }
     return s;
 }
 
