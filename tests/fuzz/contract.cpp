@@ -9,7 +9,11 @@
 // The parent also watches the child's progress: a call that does not return within
 // --hang-seconds is a hang, recorded the same way.
 //
-//   gpucalc_fuzz [--seed N] [--calls N] [--only TEXT] [--hang-seconds S] [--verbose]
+// A run that reaches --time-limit (set below ctest's TIMEOUT) stops there and says which entry
+// point and call it was making, so a slow machine reads as such rather than as a bare timeout.
+//
+//   gpucalc_fuzz [--seed N] [--calls N] [--only TEXT] [--hang-seconds S] [--time-limit S]
+//                [--verbose]
 //   gpucalc_fuzz --list
 //   gpucalc_fuzz [--seed N] --replay LABEL INDEX     one call, in this process, printed
 #include <poll.h>
@@ -77,11 +81,15 @@ struct shared_state {
 
 shared_state* shared = nullptr;
 
+std::chrono::steady_clock::time_point run_started;
+bool out_of_time = false;  ///< the run reached --time-limit and stopped
+
 struct options {
     std::uint64_t seed = default_seed;
     std::int64_t calls = GPUCALC_FUZZ_DEFAULT_CALLS;
     std::string only;
     double hang_seconds = 5.0;
+    double time_limit = 0.0;  ///< seconds for the whole run; 0: none
     bool verbose = false;
     bool list = false;
     std::string replay_label;
@@ -326,18 +334,32 @@ void run_entry(const options& o, const std::vector<entry_point>& table, int entr
                 hung = true;
                 break;
             }
+            if (o.time_limit > 0.0 &&
+                std::chrono::duration<double>(now - run_started).count() > o.time_limit) {
+                kill(pid, SIGKILL);
+                out_of_time = true;
+                break;
+            }
         }
         waitpid(pid, &status, 0);
         close(alive[0]);
         const std::int64_t at = shared->current_call.load();
+        if (out_of_time) {
+            std::printf("time limit of %g s reached in %s, call %lld of %lld; the run stops here\n",
+                        o.time_limit, table[static_cast<std::size_t>(entry)].label.c_str(),
+                        static_cast<long long>(at), static_cast<long long>(count));
+            if (report != nullptr) std::fclose(report);
+            return;
+        }
         if (!hung && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
             if (report != nullptr) std::fclose(report);
             break;
         }
         ++shared->stats[entry].calls;  // the call that never returned
         if (hung) {
-            record(entry, "hang", "", "no answer within " + std::to_string(o.hang_seconds) + " s",
-                   at);
+            char text[64];
+            std::snprintf(text, sizeof text, "no answer within %g s", o.hang_seconds);
+            record(entry, "hang", "", text, at);
         } else {
             std::string kind, field, detail, full;
             if (report != nullptr) describe_death(report, status, kind, field, detail, full);
@@ -374,6 +396,8 @@ bool parse(int argc, char** argv, options& o) {
             o.only = argv[++i];
         } else if (a == "--hang-seconds" && has_value) {
             o.hang_seconds = std::strtod(argv[++i], nullptr);
+        } else if (a == "--time-limit" && has_value) {
+            o.time_limit = std::strtod(argv[++i], nullptr);
         } else if (a == "--verbose") {
             o.verbose = true;
         } else if (a == "--list") {
@@ -384,7 +408,7 @@ bool parse(int argc, char** argv, options& o) {
         } else {
             std::fprintf(stderr,
                          "usage: %s [--seed N] [--calls N] [--only TEXT] [--hang-seconds S] "
-                         "[--verbose] [--list] [--replay LABEL INDEX]\n",
+                         "[--time-limit S] [--verbose] [--list] [--replay LABEL INDEX]\n",
                          argv[0]);
             return false;
         }
@@ -479,7 +503,17 @@ int main(int argc, char** argv) {
     std::printf("%-48s %9s %8s %8s %8s %9s %9s\n", "entry point", "calls", "accepted", "rejected",
                 "skipped", "slowest", "seconds");
     const auto started = std::chrono::steady_clock::now();
+    run_started = started;
     for (int entry : chosen) {
+        if (out_of_time) break;
+        if (o.time_limit > 0.0 && std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                                                 started)
+                                          .count() > o.time_limit) {
+            out_of_time = true;
+            std::printf("time limit of %g s reached before %s; the run stops here\n",
+                        o.time_limit, table[static_cast<std::size_t>(entry)].label.c_str());
+            break;
+        }
         const entry_point& e = table[static_cast<std::size_t>(entry)];
         const double share = e.weight / weights * static_cast<double>(o.calls);
         const std::int64_t count = std::max<std::int64_t>(
@@ -509,8 +543,8 @@ int main(int argc, char** argv) {
 
     const int findings = shared->findings.load();
     if (findings == 0) {
-        std::printf("no findings\n");
-        return 0;
+        std::printf(out_of_time ? "no findings in the calls made\n" : "no findings\n");
+        return out_of_time ? 1 : 0;
     }
     std::printf("\n%d finding(s), by entry point; each with the first call that showed it:\n",
                 findings);
