@@ -97,16 +97,29 @@ inline gpucalc::transformer many_heads_model() {
     return m;
 }
 
+/// A plain-MLP MoE with biases whose bound in check() (3·h·ffn per expert) leaves out the
+/// router and the biases: 2e15 experts of width 1 pass it, with 1e16 parameters.
+inline gpucalc::transformer past_2_53_model() {
+    gpucalc::transformer m = tiny_model();
+    m.name = "fuzz-moe-2e15";
+    m.mlp = gpucalc::mlp_kind::plain;
+    m.linear_biases = true;
+    m.experts = 2000000000000000;
+    m.experts_per_token = 1;
+    return m;
+}
+
 inline gpucalc::transformer model(generator& g) {
     namespace cat = gpucalc::catalog;
-    static const gpucalc::transformer extremes[] = {huge_model(), wide_moe_model(), tiny_model(),
-                                                    tiny_moe_model(), many_heads_model()};
+    static const gpucalc::transformer extremes[] = {huge_model(),     wide_moe_model(),
+                                                    tiny_model(),     tiny_moe_model(),
+                                                    many_heads_model(), past_2_53_model()};
     static const gpucalc::transformer* const bases[] = {
         &cat::llama_2_7b,     &cat::llama_2_13b,    &cat::llama_2_70b,   &cat::llama_3_8b,
         &cat::llama_3_70b,    &cat::llama_3_1_405b, &cat::mistral_7b,    &cat::mixtral_8x7b,
         &cat::gpt3_175b,      &cat::megatron_1_7b,  &cat::megatron_18_4b, &cat::megatron_1008b,
         &cat::korthikanti_22b, &extremes[0],        &extremes[1],        &extremes[2],
-        &extremes[3],         &extremes[4]};
+        &extremes[3],         &extremes[4],         &extremes[5]};
     gpucalc::transformer m = *g.one_of(bases);
     // Realistic variations that keep a model valid (or plausibly not): a window, GQA, depth.
     if (g.coin(0.1)) m.sliding_window = g.count(4096);
