@@ -1,0 +1,31 @@
+// entry_points.hpp: the table of every public entry point of gpucalc, module by module, that the
+// fuzz run (contract.cpp) and the threaded sweep (threads.cpp) both drive.
+//
+// Adding a module: write entries_<module>.cpp holding one register_<module>(registry&) that
+// add()s each of the module's public functions (one add() per overload), declare it below, and
+// call it from all_entry_points(). Both runs then cover the module; docs/testing.md says more.
+#pragma once
+
+#include "fuzz.hpp"
+
+namespace fuzz {
+
+void register_units(registry& r);     // precision.hpp, units, format.hpp, testing.hpp
+void register_hardware(registry& r);  // hardware: devices, links, clusters
+void register_model(registry& r);     // model, parallelism
+void register_memory(registry& r);    // memory
+void register_roofline(registry& r);  // roofline
+void register_cost(registry& r);      // cost
+
+inline registry all_entry_points() {
+    registry r;
+    register_units(r);
+    register_hardware(r);
+    register_model(r);
+    register_memory(r);
+    register_roofline(r);
+    register_cost(r);
+    return r;
+}
+
+}  // namespace fuzz
