@@ -132,7 +132,7 @@ constexpr std::int64_t zero_stage_of(fsdp strategy) {
 /// Megatron-LM do for GQA). Any `tp` may be asked: one outside [1, heads] is false. The model
 /// must be valid (check()); a checked_model skips that check.
 constexpr bool tensor_parallel_allowed(const checked_model& m, std::int64_t tp) {
-    const std::int64_t kv = kv_heads_of(m);
+    const std::int64_t kv = detail::kv_heads_unchecked(m);
     return tp >= 1 && tp <= m.spec().heads && detail::divides(tp, m.spec().heads) &&
            (detail::divides(tp, kv) || detail::divides(kv, tp));
 }
@@ -150,7 +150,7 @@ constexpr void check_tensor_parallel(const checked_model& cm, std::int64_t tp,
         throw_layout(at, "@tensor", static_cast<double>(tp), "must divide attention heads = ",
                      static_cast<double>(m.heads), "");
     }
-    const std::int64_t kv = kv_heads_of(cm);
+    const std::int64_t kv = detail::kv_heads_unchecked(cm);
     if (!divides(tp, kv) && !divides(kv, tp)) {
         throw_layout(at, "@tensor", static_cast<double>(tp), "must divide KV heads = ",
                      static_cast<double>(kv),
@@ -199,9 +199,9 @@ constexpr void check(const checked_model& cm, const parallel_layout& p, const la
     require_degree(at, "@context_parallel", p.context_parallel);
     require_degree(at, "@interleave", p.interleave);
     check_gpu_product(p, at);
-    if (!divides(p.expert, experts_of(m))) {
+    if (!divides(p.expert, detail::experts_unchecked(m))) {
         throw_layout(at, "@expert", static_cast<double>(p.expert), "must divide experts = ",
-                     static_cast<double>(experts_of(m)), "");
+                     static_cast<double>(detail::experts_unchecked(m)), "");
     }
     if (!divides(p.expert, p.data)) {
         throw_layout(at, "@expert", static_cast<double>(p.expert), "must divide @data = ",
@@ -262,7 +262,7 @@ constexpr void check_serving(const checked_model& cm, const parallel_layout& p, 
 
 /// KV heads one GPU holds: its share, or one replicated head when TP exceeds the KV heads.
 constexpr std::int64_t kv_heads_per_gpu(const checked_model& cm, std::int64_t tp) {
-    const std::int64_t kv = kv_heads_of(cm);
+    const std::int64_t kv = detail::kv_heads_unchecked(cm);
     return kv >= tp ? exact_quotient(kv, tp) : 1;  // check_tensor_parallel: tp divides kv
 }
 
@@ -275,7 +275,7 @@ struct attention_widths {
 
 constexpr attention_widths attention_widths_per_gpu(const checked_model& cm, std::int64_t tp) {
     return {static_cast<double>(q_width_of(cm)) / static_cast<double>(tp),
-            static_cast<double>(kv_heads_per_gpu(cm, tp) * head_dim_of(cm))};
+            static_cast<double>(kv_heads_per_gpu(cm, tp) * detail::head_dim_unchecked(cm))};
 }
 
 /// KV-cache elements one token adds on one GPU over `layers` layers: a key and a value per
@@ -343,7 +343,7 @@ constexpr stage_weights weights_on_worst_stage(const checked_model& cm, std::int
     const double bias = m.linear_biases ? 1.0 : 0.0;
     const double attention = 2.0 * h * w.q + 2.0 * h * w.kv + bias * (w.q + 2.0 * w.kv + h);
     const double experts_here =
-        static_cast<double>(experts_of(m)) / static_cast<double>(expert_parallel);
+        static_cast<double>(detail::experts_unchecked(m)) / static_cast<double>(expert_parallel);
     const double expert = static_cast<double>(p.expert_weights + p.expert_biases) / t;
 
     stage_weights r{};

@@ -296,3 +296,30 @@ TEST_CASE("a layout passed on its own reads layout.; tensor_parallel_allowed che
     CHECK_FALSE(tensor_parallel_allowed(cat::llama_2_7b, -4));
     CHECK(tensor_parallel_allowed(cat::llama_2_70b, 16));  // 8 KV heads, replicated
 }
+
+TEST_CASE("the accessors that apply defaults check the fields they read, never answer negative") {
+    // Fuzz findings: kv_heads_of, head_dim_of, active_experts_of and attended_tokens returned
+    // -32, -128, -2 and -1 for negative fields of an unchecked model.
+    transformer m = cat::llama_2_7b;
+    m.heads = -32;
+    CHECK_THROWS_WITH_AS(kv_heads_of(m), "kv_heads_of: heads = -32 must be >= 1", invalid_input);
+    m = cat::llama_2_7b;
+    m.head_dim = 0;  // 0: hidden / heads
+    m.hidden = -4096;
+    CHECK_THROWS_WITH_AS(head_dim_of(m), "head_dim_of: hidden = -4096 must be >= 1",
+                         invalid_input);
+    m = cat::mixtral_8x7b;
+    m.experts_per_token = -2;
+    CHECK_THROWS_WITH_AS(active_experts_of(m),
+                         "active_experts_of: experts_per_token = -2 must be >= 0 (0 means a "
+                         "dense model)",
+                         invalid_input);
+    CHECK_THROWS_WITH_AS(attended_tokens(cat::llama_2_7b, -1),
+                         "attended_tokens: context = -1 must be >= 0", invalid_input);
+    // Valid models read as before.
+    CHECK(kv_heads_of(cat::llama_2_70b) == 8);
+    CHECK(head_dim_of(cat::llama_2_7b) == 128);
+    CHECK(active_experts_of(cat::mixtral_8x7b) == 2);
+    CHECK(experts_of(cat::llama_2_7b) == 1);
+    CHECK(attended_tokens(cat::mistral_7b, 32768) == 4096);
+}

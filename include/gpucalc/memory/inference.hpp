@@ -59,7 +59,7 @@ GPUCALC_DETAIL_INLINE constexpr inference_memory inference_memory_unchecked(
     // (w.layers is ceil(layers / pp): the most loaded stage.)
     r.weights = storage_size(w.linear, setup.weights) + storage_size(w.embedding_class, setup.embeddings);
 
-    std::int64_t cached = attended_tokens(m, setup.context);
+    std::int64_t cached = detail::attended_unchecked(m, setup.context);
     if (setup.kv_block_tokens > 0) {
         cached = detail::ceil_div(cached, setup.kv_block_tokens) * setup.kv_block_tokens;
     }

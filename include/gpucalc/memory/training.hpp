@@ -80,14 +80,14 @@ constexpr double layer_activation_bytes(const checked_model& cm, const training_
     // Per GPU under TP: Q and the output projection's input (split), K and V (split, or one
     // replicated head when TP exceeds the KV heads), the MLP's intermediates (split).
     const attention_widths w = attention_widths_per_gpu(cm, par.tensor);
-    const double f = static_cast<double>(m.ffn_hidden * active_experts_of(m));
+    const double f = static_cast<double>(m.ffn_hidden * detail::active_experts_unchecked(m));
     const double mlp = (m.mlp == mlp_kind::gated ? 3.0 : 2.0) * f / tp;
     double per_gpu = e * sb * (2.0 * w.q + 2.0 * w.kv + mlp);
     // The attention core: the softmax output over the attended keys (and with dropout, its
     // mask and output), heads/t · (local queries) · keys · b elements each.
     const double heads = static_cast<double>(m.heads) / tp;
     if (policy == recompute::none && !job.flash_attention) {
-        const double keys = static_cast<double>(attended_tokens(m, job.sequence));
+        const double keys = static_cast<double>(detail::attended_unchecked(m, job.sequence));
         per_gpu += (job.dropout ? 2.0 * e + 1.0 : e) * heads * keys * sb;
     } else if (policy == recompute::none) {
         per_gpu += 4.0 * heads * sb;  // FlashAttention: fp32 log-sum-exp per query and head

@@ -46,8 +46,8 @@ public:
 private:
     constexpr explicit checked_model(const transformer& m)
         : spec_(m),
-          kv_heads_(kv_heads_of(m)),
-          head_dim_(head_dim_of(m)),
+          kv_heads_(detail::kv_heads_unchecked(m)),
+          head_dim_(detail::head_dim_unchecked(m)),
           q_width_(detail::q_width_unchecked(m)),
           kv_width_(detail::kv_width_unchecked(m)),
           layer_(detail::layer_parameters_of(m)),
@@ -78,6 +78,8 @@ constexpr std::int64_t q_width_of(const checked_model& m) { return m.q_width(); 
 constexpr std::int64_t kv_width_of(const checked_model& m) { return m.kv_width(); }
 constexpr parameter_counts parameter_count(const checked_model& m) { return m.parameters(); }
 namespace detail {
+constexpr std::int64_t kv_heads_unchecked(const checked_model& m) { return m.kv_heads(); }
+constexpr std::int64_t head_dim_unchecked(const checked_model& m) { return m.head_dim(); }
 constexpr const layer_parameters& layer_parameters_of(const checked_model& m) { return m.layer(); }
 constexpr const parameter_counts& count_parameters(const checked_model& m) { return m.parameters(); }
 }  // namespace detail

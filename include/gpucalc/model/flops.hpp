@@ -119,7 +119,7 @@ GPUCALC_DETAIL_INLINE constexpr layer_forward layer_forward_flops(
     const double h = static_cast<double>(m.hidden);
     const double tokens = static_cast<double>(batch) * static_cast<double>(queries);
     const double weights = 2.0 * h * q + 2.0 * h * kv +
-                           static_cast<double>(active_experts_of(m) * p.expert_weights) * expert_share +
+                           static_cast<double>(detail::active_experts_unchecked(m) * p.expert_weights) * expert_share +
                            static_cast<double>(p.router);
     const double pairs = attention_pairs_unchecked(m, queries, keys, counted);
     return {make<flops>(2.0 * tokens * weights),

@@ -55,7 +55,7 @@ constexpr std::int64_t lora_widths_per_layer(const transformer& m, std::uint32_t
     if (targets & lora_gate) mlp_widths += h + f;
     if (targets & lora_up) mlp_widths += h + f;
     if (targets & lora_down) mlp_widths += f + h;
-    return widths + experts_of(m) * mlp_widths;
+    return widths + detail::experts_unchecked(m) * mlp_widths;
 }
 
 /// The adapter's rules for a checked model, naming `function` and `fields`: a rank in

@@ -57,16 +57,16 @@ constexpr parameter_counts count_parameters(const transformer& m) {
     const std::int64_t expert = p.expert_weights + p.expert_biases;
 
     parameter_counts c{};
-    c.per_layer = attention + experts_of(m) * expert + p.router + 2 * p.norm;
+    c.per_layer = attention + detail::experts_unchecked(m) * expert + p.router + 2 * p.norm;
     c.embedding = m.vocab * m.hidden +
                   (m.positions == position_kind::learned ? m.max_context * m.hidden : 0);
     c.attention = m.layers * attention;
-    c.mlp = m.layers * experts_of(m) * expert;
+    c.mlp = m.layers * detail::experts_unchecked(m) * expert;
     c.router = m.layers * p.router;
     c.norms = m.layers * 2 * p.norm + p.norm;
     c.lm_head = m.tied_embeddings ? 0 : m.vocab * m.hidden;
     c.total = c.embedding + c.attention + c.mlp + c.router + c.norms + c.lm_head;
-    c.active = c.total - m.layers * (experts_of(m) - active_experts_of(m)) * expert;
+    c.active = c.total - m.layers * (detail::experts_unchecked(m) - detail::active_experts_unchecked(m)) * expert;
     return c;
 }
 }  // namespace detail

@@ -71,21 +71,25 @@ struct transformer {
     std::int64_t sliding_window = 0;     ///< attention window in tokens; 0 = full attention
 };
 
-/// Key/value heads after defaults are applied.
-constexpr std::int64_t kv_heads_of(const transformer& m) {
+namespace detail {
+/// The defaults applied, for a model whose fields are checked: the library's own callers use
+/// these; the public accessors below check the fields they read first.
+constexpr std::int64_t kv_heads_unchecked(const transformer& m) {
     return m.kv_heads > 0 ? m.kv_heads : m.heads;
 }
-
-/// Head dimension after defaults are applied.
-constexpr std::int64_t head_dim_of(const transformer& m) {
+constexpr std::int64_t head_dim_unchecked(const transformer& m) {
     return m.head_dim > 0 ? m.head_dim : (m.heads > 0 ? m.hidden / m.heads : 0);
 }
-
-/// Experts per layer (1 for a dense model) and experts each token is routed to.
-constexpr std::int64_t experts_of(const transformer& m) { return m.experts > 1 ? m.experts : 1; }
-constexpr std::int64_t active_experts_of(const transformer& m) {
+constexpr std::int64_t experts_unchecked(const transformer& m) {
+    return m.experts > 1 ? m.experts : 1;
+}
+constexpr std::int64_t active_experts_unchecked(const transformer& m) {
     return m.experts > 1 ? m.experts_per_token : 1;
 }
+constexpr std::int64_t attended_unchecked(const transformer& m, std::int64_t context) {
+    return m.sliding_window > 0 && context > m.sliding_window ? m.sliding_window : context;
+}
+}  // namespace detail
 
 namespace detail {
 /// A count that may be 0 (a default, or "none"): in [0, 2^40]. `negative_rule` is the whole rule
@@ -100,9 +104,9 @@ constexpr void require_count_or_zero(const char* function, const char* field, st
 
 /// The query (heads × head_dim) and key/value (kv_heads × head_dim) widths of a model whose
 /// shape is checked: each product is at most its attention weights, below 2^53.
-constexpr std::int64_t q_width_unchecked(const transformer& m) { return m.heads * head_dim_of(m); }
+constexpr std::int64_t q_width_unchecked(const transformer& m) { return m.heads * detail::head_dim_unchecked(m); }
 constexpr std::int64_t kv_width_unchecked(const transformer& m) {
-    return kv_heads_of(m) * head_dim_of(m);
+    return detail::kv_heads_unchecked(m) * detail::head_dim_unchecked(m);
 }
 
 /// The checks q_width_of and kv_width_of make of the fields a width reads (`kv`: the key/value
@@ -116,13 +120,13 @@ constexpr std::int64_t checked_width(const transformer& m, const char* function,
     require_count_or_zero(function, "head_dim", m.head_dim,
                           "must be >= 0 (0 means hidden / heads)");
     if (m.head_dim == 0) require_count(function, "hidden", m.hidden);
-    const std::int64_t heads = kv ? kv_heads_of(m) : m.heads;
-    const double width = static_cast<double>(heads) * static_cast<double>(head_dim_of(m));
+    const std::int64_t heads = kv ? detail::kv_heads_unchecked(m) : m.heads;
+    const double width = static_cast<double>(heads) * static_cast<double>(detail::head_dim_unchecked(m));
     if (!(width < largest_exact_count)) {
         throw_invalid(function, kv ? "kv_heads x head_dim" : "heads x head_dim", width, "",
                       "must stay below 2^53, where counts stop being exact");
     }
-    return heads * head_dim_of(m);
+    return heads * detail::head_dim_unchecked(m);
 }
 }  // namespace detail
 
@@ -137,9 +141,53 @@ constexpr std::int64_t kv_width_of(const transformer& m) {
     return detail::checked_width(m, "kv_width_of", true);
 }
 
-/// Keys a token attends to at `context`: the sliding window caps it.
+/// Key/value heads after defaults are applied (0 means kv_heads = heads). Checks the fields it
+/// reads: heads in [1, 2^40], kv_heads in [0, 2^40].
+constexpr std::int64_t kv_heads_of(const transformer& m) {
+    constexpr const char* function = "kv_heads_of";
+    detail::require_count(function, "heads", m.heads);
+    detail::require_count_or_zero(function, "kv_heads", m.kv_heads,
+                                  "must be >= 0 (0 means kv_heads = heads)");
+    return detail::kv_heads_unchecked(m);
+}
+
+/// Head dimension after defaults are applied (0 means hidden / heads). Checks the fields it
+/// reads: head_dim in [0, 2^40]; when it is 0, heads and hidden in [1, 2^40].
+constexpr std::int64_t head_dim_of(const transformer& m) {
+    constexpr const char* function = "head_dim_of";
+    detail::require_count_or_zero(function, "head_dim", m.head_dim,
+                                  "must be >= 0 (0 means hidden / heads)");
+    if (m.head_dim == 0) {
+        detail::require_count(function, "heads", m.heads);
+        detail::require_count(function, "hidden", m.hidden);
+    }
+    return detail::head_dim_unchecked(m);
+}
+
+/// Experts per layer (1 for a dense model) and experts each token is routed to (1 for a dense
+/// model). Check the fields they read: experts and experts_per_token in [0, 2^40].
+constexpr std::int64_t experts_of(const transformer& m) {
+    detail::require_count_or_zero("experts_of", "experts", m.experts,
+                                  "must be >= 0 (0 or 1 means a dense model)");
+    return detail::experts_unchecked(m);
+}
+constexpr std::int64_t active_experts_of(const transformer& m) {
+    constexpr const char* function = "active_experts_of";
+    detail::require_count_or_zero(function, "experts", m.experts,
+                                  "must be >= 0 (0 or 1 means a dense model)");
+    detail::require_count_or_zero(function, "experts_per_token", m.experts_per_token,
+                                  "must be >= 0 (0 means a dense model)");
+    return detail::active_experts_unchecked(m);
+}
+
+/// Keys a token attends to at `context` (in [0, 2^40]): the sliding window (in [0, 2^40], 0
+/// for full attention) caps it.
 constexpr std::int64_t attended_tokens(const transformer& m, std::int64_t context) {
-    return m.sliding_window > 0 && context > m.sliding_window ? m.sliding_window : context;
+    constexpr const char* function = "attended_tokens";
+    detail::require_count_or_zero(function, "context", context, "must be >= 0");
+    detail::require_count_or_zero(function, "sliding_window", m.sliding_window,
+                                  "must be >= 0 (0 means full attention)");
+    return detail::attended_unchecked(m, context);
 }
 
 namespace detail {
@@ -149,11 +197,11 @@ namespace detail {
 /// intermediate was too, and exact; at or above it the model is rejected.
 constexpr double parameter_total(const transformer& m) {
     const double h = static_cast<double>(m.hidden);
-    const double d = static_cast<double>(head_dim_of(m));
+    const double d = static_cast<double>(detail::head_dim_unchecked(m));
     const double q = static_cast<double>(m.heads) * d;
-    const double kv = static_cast<double>(kv_heads_of(m)) * d;
+    const double kv = static_cast<double>(detail::kv_heads_unchecked(m)) * d;
     const double f = static_cast<double>(m.ffn_hidden);
-    const double experts = static_cast<double>(experts_of(m));
+    const double experts = static_cast<double>(detail::experts_unchecked(m));
     const double bias = m.linear_biases ? 1.0 : 0.0;
     const double matrices = m.mlp == mlp_kind::gated ? 3.0 : 2.0;
     const double attention = h * q + 2.0 * h * kv + q * h + bias * (q + 2.0 * kv + h);

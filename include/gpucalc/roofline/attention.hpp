@@ -49,7 +49,7 @@ constexpr op_cost attention_cost(const transformer& m, std::int64_t batch, std::
     const double q = static_cast<double>(queries);
     const double pairs = detail::attention_pairs_unchecked(
         m, queries, keys, causal ? pair_count::causal : pair_count::all_keys);
-    const double k = static_cast<double>(attended_tokens(m, keys));
+    const double k = static_cast<double>(detail::attended_unchecked(m, keys));
     const double heads = static_cast<double>(m.heads) / static_cast<double>(tensor_parallel);
     double elements = b * 2.0 * q * w.q;  // Q in, O out
     if (flash) {

@@ -90,7 +90,7 @@ constexpr decode_estimate decode_step(const checked_model& cm, const gpu_spec& g
     const double b = static_cast<double>(s.batch);
     decode_estimate d{};
     d.weight_bytes = detail::weight_bytes_read(cm, tp, s.batch, s.weights, s.embeddings, fewest_experts);
-    const double cached = static_cast<double>(attended_tokens(m, s.context));
+    const double cached = static_cast<double>(detail::attended_unchecked(m, s.context));
     d.kv_bytes = storage_size(
         b * (cached + 1.0) * detail::kv_elements_per_token(cm, tp, static_cast<double>(m.layers)),
         s.kv_cache);
