@@ -98,15 +98,21 @@ constexpr checked_cluster check_cluster(const cluster& c, const char* function) 
                       " (a scale-out link joins them)");
     }
     const std::int64_t gpus = static_cast<std::int64_t>(c.nodes) * c.node.gpus_per_node;
+    if (gpus > largest_count) {
+        throw_invalid(function, "nodes x node.gpus_per_node", static_cast<double>(gpus), "",
+                      "must be <= 2^40");
+    }
     const bandwidth network = static_cast<double>(c.nics_per_node) * c.inter_node.per_direction;
     return checked_cluster(c, gpus, intra_node, network);
 }
 }  // namespace detail
 
-/// Checks `c` once: counts in [1, 2^40], the GPU as check(gpu_spec) does (its fields named
-/// under "node.gpu."), every link, a link between the GPUs of a node of more than one (set or
-/// derived), and a scale-out link between more than one node. The handle it returns carries the
-/// derived values, so the overloads below taking it check nothing again.
+/// Checks `c` once. Ranges: nodes, node.gpus_per_node and nics_per_node in [1, 2^31) (their
+/// type's range), and nodes × node.gpus_per_node at most 2^40; the GPU as check(gpu_spec) (its
+/// fields named under "node.gpu."); every link as link_spec states; a link between the GPUs of
+/// a node of more than one (set or derived), and a scale-out link between more than one node.
+/// The handle it returns carries the derived values, so the overloads below taking it check
+/// nothing again.
 constexpr checked_cluster check(const cluster& c) {
     return detail::check_cluster(c, "check(cluster)");
 }
