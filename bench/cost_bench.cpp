@@ -124,12 +124,19 @@ struct raw_breakeven {
     const double saving = utilization * cloud_full - running;
     const double upfront = raw_upfront_cost(o);
     if (saving > 0.0) {
-        if (o.cost_of_capital > 0.0) {
+        const double r = o.cost_of_capital;
+        if (r >= detail::tiny_rate) {
+            const double x = upfront * r / (saving * seconds_per_year);
+            if (x < 1.0) {
+                b.payback = seconds_per_year * (-std::log1p(-x) / std::log1p(r));
+                b.pays_back = b.payback <= o.service_life;
+            }
+        } else if (r > 0.0) {
             const double cash_years = upfront / (saving * seconds_per_year);
-            const double x = cash_years * o.cost_of_capital;
+            const double x = cash_years * r;
             if (x < 1.0) {
                 b.payback = seconds_per_year * (cash_years * detail::minus_log1p_minus_over(x) /
-                                                detail::log1p_over(o.cost_of_capital));
+                                                (1.0 - r / 2.0));
                 b.pays_back = b.payback <= o.service_life;
             }
         } else {
@@ -174,6 +181,8 @@ void check_twins() {
     o.cost_of_capital = 0.08;
     o.residual_value = 0.1;
     o.network_share = 0.23;
+    check_rent_vs_buy(o, 4.5_usd_per_gpu_hour, 0.9);
+    o.cost_of_capital = 1e-300;  // the series forms a tiny rate takes
     check_rent_vs_buy(o, 4.5_usd_per_gpu_hour, 0.9);
 }
 

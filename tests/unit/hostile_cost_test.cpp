@@ -236,6 +236,14 @@ TEST_CASE("a denormal cost of capital gives straight-line depreciation, not a ju
         REQUIRE(b.pays_back);
         CHECK(b.payback == approx(rent_vs_buy(straight, 3.0_usd_per_gpu_hour, 0.7).payback, 1e-15));
     }
+    // Either side of the rate where the series forms take over, the answers agree.
+    ownership below = straight;
+    ownership at = straight;
+    below.cost_of_capital = std::nextafter(detail::tiny_rate, 0.0);
+    at.cost_of_capital = detail::tiny_rate;
+    CHECK(owning_cost(below, 1.0).capital == approx(owning_cost(at, 1.0).capital, 1e-15));
+    CHECK(rent_vs_buy(below, 3.0_usd_per_gpu_hour, 0.7).payback ==
+          approx(rent_vs_buy(at, 3.0_usd_per_gpu_hour, 0.7).payback, 1e-15));
     // A small rate moves the capital charge by about r·(n + 1)/2 of it, the annuity's first
     // order term (derived from its series), and smoothly.
     ownership small = straight;

@@ -68,17 +68,19 @@ GPUCALC_DETAIL_INLINE constexpr void check(const ownership& o, const char* funct
 }
 
 // Below, y = n·ln(1 + r) for a rate r over n years, so that (1 + r)^−n = e^−y. The annuity and
-// payback formulas divide by r or y; written as the ratios below, each 1 at 0 and taken from
-// its series near 0, a tiny rate (a denormal one included) gives the straight-line limit
-// smoothly instead of dividing one rounded tiny number by another.
+// payback formulas divide by r. Below tiny_rate that divides one rounded tiny number by another
+// (for the smallest denormal r and n = 5.5, n·r rounds to 5 or 6 times r, and the annuity read
+// 5 or 6 years): there they are written with the ratios below, each 1 at 0 and taken from its
+// series near 0, so that a tiny rate tends to the straight-line limit smoothly. At and above it
+// the standard forms are exact to a few ulps and need no extra division.
+
+/// The rate below which the annuity and payback take their series forms.
+inline constexpr double tiny_rate = 1e-8;
 
 /// (1 − e^−y) ÷ y for y >= 0; 1 − y/2 below 1e-8 (the next term, y²/6, is under half an ulp).
 inline double one_minus_exp_over(double y) {
     return y < 1e-8 ? 1.0 - y / 2.0 : -std::expm1(-y) / y;
 }
-
-/// ln(1 + r) ÷ r for r >= 0; 1 − r/2 below 1e-8 (the next term, r²/3, is under half an ulp).
-inline double log1p_over(double r) { return r < 1e-8 ? 1.0 - r / 2.0 : std::log1p(r) / r; }
 
 /// −ln(1 − x) ÷ x for x in [0, 1); 1 + x/2 below 1e-8 (the next term, x²/3, is under half an
 /// ulp).
@@ -87,11 +89,14 @@ inline double minus_log1p_minus_over(double x) {
 }
 
 /// The annuity factor: the present value of 1 a year for n years at rate r,
-/// (1 − (1 + r)^−n) / r (the standard annuity formula), written n · [(1 − e^−y)/y] ·
-/// [ln(1 + r)/r] with y = n·ln(1 + r): n at r = 0, and tending to it smoothly as r → 0.
+/// (1 − (1 + r)^−n) / r (the standard annuity formula), computed with expm1/log1p; below
+/// tiny_rate as n · [(1 − e^−y)/y] · [ln(1 + r)/r], the last ratio 1 − r/2 there (the next term,
+/// r²/3, is under half an ulp). n when r = 0.
 inline double annuity_factor(double rate, double years) {
-    return rate > 0.0 ? years * one_minus_exp_over(years * std::log1p(rate)) * log1p_over(rate)
-                      : years;
+    if (!(rate > 0.0)) return years;
+    const double y = years * std::log1p(rate);
+    return rate >= tiny_rate ? -std::expm1(-y) / rate
+                             : years * one_minus_exp_over(y) * (1.0 - rate / 2.0);
 }
 
 /// The capital recovery factor, 1 ÷ the annuity factor: the annual payment that repays 1 over n
@@ -186,8 +191,9 @@ struct breakeven {
 /// hour, E the facility power). Payback at `utilization`: the time t at which the running
 /// saving Δ = rent − running costs, accumulated (and discounted at the cost of capital r),
 /// repays the upfront cost U: t = U/Δ, or t = −ln(1 − U·r/Δ_year)/ln(1 + r) years when r > 0
-/// (derived from the annuity formula), written (U/Δ_year)·[−ln(1 − x)/x]·[r/ln(1 + r)] with
-/// x = U·r/Δ_year so that a tiny r tends to U/Δ; it must fall within the service life. Ranges:
+/// (derived from the annuity formula), for r below detail::tiny_rate written
+/// (U/Δ_year)·[−ln(1 − x)/x]·[r/ln(1 + r)] with x = U·r/Δ_year so that a tiny r tends to U/Δ;
+/// it must fall within the service life. Ranges:
 /// cloud in [1e-30, $1e9/GPU·h] in base units; utilization in [1e-30, 1]; the ownership as
 /// owning_cost states. Every answer is finite but the flagged +inf ones.
 GPUCALC_DETAIL_INLINE inline breakeven rent_vs_buy(const ownership& o, gpu_price cloud,
@@ -211,12 +217,20 @@ GPUCALC_DETAIL_INLINE inline breakeven rent_vs_buy(const ownership& o, gpu_price
     const cost_rate saving = utilization * cloud_full - running;
     const money upfront = detail::upfront_cost(o);
     if (saving > cost_rate{}) {
-        if (o.cost_of_capital > 0.0) {
-            const double cash_years = in<usd>(upfront) / in<usd>(saving * make<years>(1.0));
-            const double x = cash_years * o.cost_of_capital;
+        const double r = o.cost_of_capital;
+        if (r >= detail::tiny_rate) {
+            const double x = in<usd>(upfront) * r / in<usd>(saving * make<years>(1.0));
             if (x < 1.0) {
+                b.payback = make<years>(-std::log1p(-x) / std::log1p(r));
+                b.pays_back = b.payback <= o.service_life;
+            }
+        } else if (r > 0.0) {
+            const double cash_years = in<usd>(upfront) / in<usd>(saving * make<years>(1.0));
+            const double x = cash_years * r;
+            if (x < 1.0) {
+                // ln(1 + r)/r is 1 − r/2 below tiny_rate (see annuity_factor).
                 b.payback = make<years>(cash_years * detail::minus_log1p_minus_over(x) /
-                                        detail::log1p_over(o.cost_of_capital));
+                                        (1.0 - r / 2.0));
                 b.pays_back = b.payback <= o.service_life;
             }
         } else {
