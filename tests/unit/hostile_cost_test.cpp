@@ -343,14 +343,13 @@ TEST_CASE("products of counts are checked after their factors") {
     l.tensor = std::numeric_limits<std::int64_t>::max();
     l.data = 32000;
     CHECK_THROWS_WITH_AS(training_cost(1.0_h, l, 2.0_usd_per_gpu_hour),
-                         "training_cost: parallel.tensor = 9.22337203685478e+18 must be <= 2^40",
+                         "training_cost: layout.tensor = 9.22337203685478e+18 must be <= 2^40",
                          invalid_input);
     l.tensor = two_to_40;
     l.data = 2;
     CHECK_THROWS_WITH_AS(training_cost(1.0_h, l, 2.0_usd_per_gpu_hour),
-                         "training_cost: parallel.tensor x parallel.pipeline x "
-                         "parallel.context_parallel x parallel.data = 2199023255552 must be <= "
-                         "2^40",
+                         "training_cost: layout.tensor x layout.pipeline x "
+                         "layout.context_parallel x layout.data = 2199023255552 must be <= 2^40",
                          invalid_input);
     cluster c{};
     c.node.gpu = cat::h100_sxm;

@@ -25,20 +25,20 @@ struct training_cost_estimate {
 
 namespace detail {
 /// The GPUs of `layout` for pricing: tensor × pipeline × context_parallel × data, each degree
-/// checked before the product is formed, and the product at most 2^40.
+/// checked before the product is formed, and the product at most 2^40. A layout passed on its
+/// own is named "layout." (within a setup or a strategy it is "parallel.").
 constexpr std::int64_t priced_gpus(const parallel_layout& layout, const char* function) {
-    require_count(function, "parallel.tensor", layout.tensor);
-    require_count(function, "parallel.pipeline", layout.pipeline);
-    require_count(function, "parallel.context_parallel", layout.context_parallel);
-    require_count(function, "parallel.data", layout.data);
+    require_count(function, "layout.tensor", layout.tensor);
+    require_count(function, "layout.pipeline", layout.pipeline);
+    require_count(function, "layout.context_parallel", layout.context_parallel);
+    require_count(function, "layout.data", layout.data);
     // Each factor is at most 2^40, so the product formed in double cannot overflow.
     const double gpus = static_cast<double>(layout.tensor) * static_cast<double>(layout.pipeline) *
                         static_cast<double>(layout.context_parallel) *
                         static_cast<double>(layout.data);
     if (!(gpus <= static_cast<double>(largest_count))) {
         throw_invalid(function,
-                      "parallel.tensor x parallel.pipeline x parallel.context_parallel x "
-                      "parallel.data",
+                      "layout.tensor x layout.pipeline x layout.context_parallel x layout.data",
                       gpus, "", "must be <= 2^40");
     }
     return gpus_of(layout);

@@ -20,8 +20,17 @@ namespace gpucalc {
 inline constexpr std::int64_t default_flash_query_block = 128;
 
 namespace detail {
-/// Throws for attention_cost's `tensor_parallel` argument breaking the TP rules
-/// (parallelism.hpp's check_tensor_parallel), named as the argument, not as a layout's member.
+/// Whether attention_cost's `tensor_parallel` argument obeys the TP rules (parallelism.hpp's
+/// check_tensor_parallel): in [1, 2^40], dividing the heads, and dividing or a multiple of the
+/// KV heads.
+constexpr bool tensor_parallel_argument_allowed(const checked_model& cm, std::int64_t tp) {
+    const std::int64_t kv = kv_heads_of(cm);
+    return tp >= 1 && tp <= largest_count && divides(tp, cm.spec().heads) &&
+           (divides(tp, kv) || divides(kv, tp));
+}
+
+/// Throws for attention_cost's `tensor_parallel` argument breaking the TP rules, named as the
+/// argument, not as a layout's member.
 [[noreturn]] GPUCALC_DETAIL_COLD inline void throw_bad_tensor_parallel(const transformer& m,
                                                                        std::int64_t tp,
                                                                        const char* function) {
@@ -65,8 +74,7 @@ constexpr op_cost attention_cost(const transformer& m, std::int64_t batch, std::
                               "must not exceed keys = ", static_cast<double>(keys),
                               " (the new tokens are among the keys)");
     }
-    if (!(tensor_parallel <= detail::largest_count &&
-          tensor_parallel_allowed(m, tensor_parallel))) {
+    if (!detail::tensor_parallel_argument_allowed(cm, tensor_parallel)) {
         detail::throw_bad_tensor_parallel(m, tensor_parallel, function);
     }
     detail::check_format(activations, function, "activations.");
