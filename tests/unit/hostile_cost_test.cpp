@@ -475,3 +475,20 @@ TEST_CASE("comparing specs never reads past a MIG count a check would reject") {
     CHECK_THROWS_WITH_AS(check(a), "check(gpu_spec): mig_count = 1000000 must be in [0, 16]",
                          invalid_input);
 }
+
+TEST_CASE("intra_node_link(node) returns a valid link or says which is not") {
+    // It passed a node's own links through unchecked: a NaN bandwidth came back as the answer.
+    node n{};
+    n.gpu = cat::h100_sxm;
+    n.gpu.host.per_direction = make<bytes_per_second>(std::nan(""));
+    n.gpu.scale_up.span = 4;  // NVLink spanning fewer GPUs than the node: the host link is used
+    CHECK_THROWS_WITH_AS(intra_node_link(n),
+                         "intra_node_link: gpu.host.per_direction = nan B/s must be finite and >= 0",
+                         invalid_input);
+    n.gpu = cat::h100_sxm;
+    n.gpus_per_node = 0;
+    CHECK_THROWS_WITH_AS(intra_node_link(n), "intra_node_link: gpus_per_node = 0 must be >= 1",
+                         invalid_input);
+    n.gpus_per_node = 8;
+    CHECK(intra_node_link(n) == cat::h100_sxm.scale_up);
+}
