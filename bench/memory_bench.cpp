@@ -70,7 +70,7 @@ GPUCALC_DETAIL_INLINE inline raw_inference_memory raw_inference_unchecked(const 
     if (setup.kv_block_tokens > 0) cached = detail::ceil_div(cached, setup.kv_block_tokens) * setup.kv_block_tokens;
     r.cached_tokens_per_sequence = cached;
     r.kv_cache_per_token = twin::storage(detail::kv_elements_per_token(cm, tp, w.layers), setup.kv_cache);
-    r.kv_cache = static_cast<double>(setup.batch * cached) * r.kv_cache_per_token;
+    r.kv_cache = static_cast<double>(setup.batch) * static_cast<double>(cached) * r.kv_cache_per_token;
 
     const std::int64_t all_tokens = setup.batch * setup.context;
     const std::int64_t step_tokens = all_tokens < setup.max_tokens_per_step ? all_tokens : setup.max_tokens_per_step;
@@ -96,9 +96,9 @@ GPUCALC_DETAIL_INLINE inline raw_inference_memory raw_inference_unchecked(const 
     return raw_inference_unchecked(cm, setup, overhead);
 }
 
-/// max_batch_for_inference(), transliterated: the model and the setup checked once, then the
-/// same search (largest_that_fits) over unchecked raw probes in bytes, with fits()' rule:
-/// required <= (1 - headroom) x capacity.
+/// max_batch_for_inference(), transliterated: the model, the setup, the capacity and the
+/// headroom checked once, then the same search (largest_that_fits) over unchecked raw probes in
+/// bytes, with fits()' rule: required <= (1 - headroom) x capacity.
 [[gnu::flatten, gnu::noinline]] std::int64_t raw_max_batch(const gpucalc::transformer& m,
                                                            gpucalc::serving_setup setup,
                                                            double capacity, double headroom,
@@ -107,6 +107,10 @@ GPUCALC_DETAIL_INLINE inline raw_inference_memory raw_inference_unchecked(const 
     const gpucalc::checked_model cm = gpucalc::check(m, function);
     const raw_overhead overhead = raw_of(setup.overhead);
     detail::require_count(function, "limit", limit);
+    detail::require_positive(function, "gpu.memory", capacity, "B");
+    if (!(headroom >= 0.0 && headroom < 1.0)) {
+        detail::throw_invalid(function, "headroom", headroom, "", "must be in [0, 1)");
+    }
     setup.batch = 1;
     detail::check(cm, setup, function);
     raw_check(overhead, function);
@@ -119,11 +123,6 @@ GPUCALC_DETAIL_INLINE inline raw_inference_memory raw_inference_unchecked(const 
         [&](std::int64_t b) {
             setup.batch = b;
             const double required = raw_inference_unchecked(cm, setup, overhead).total;
-            detail::require_non_negative("fits", "required", required, "B");
-            detail::require_positive("fits", "capacity", capacity, "B");
-            if (!(headroom >= 0.0 && headroom < 1.0)) {
-                detail::throw_invalid("fits", "headroom", headroom, "", "must be in [0, 1)");
-            }
             return (1.0 - headroom) * capacity - required >= 0.0;
         });
 }
@@ -175,8 +174,8 @@ struct raw_training_memory {
         const double p3_experts = stage >= 3 ? expert_ranks : 1.0;
         r.weights = twin::storage((w.linear - w.experts) / p3 + w.experts / p3_experts, job.lora.frozen_base) +
                     twin::storage(w.embedding_class / p3, job.parameters);
-        const double adapter = static_cast<double>(gpucalc::lora_parameter_count(m, job.lora.adapter)) /
-                               static_cast<double>(par.tensor * par.pipeline);
+        const double adapter = static_cast<double>(detail::lora_parameters_unchecked(m, job.lora.adapter)) /
+                               (static_cast<double>(par.tensor) * static_cast<double>(par.pipeline));
         const raw_model_states trained = raw_shard_model_states(adapter, job, stage, dense_ranks);
         r.weights += trained.weights;
         r.gradients = trained.gradients;
@@ -229,7 +228,7 @@ struct raw_training_memory {
     r.activations = activations;
 
     const double tensors = r.weights + r.gradients + r.optimizer_states + r.activations;
-    const bool parallel = gpucalc::gpus_of(par) > 1;
+    const bool parallel = detail::gpus_unchecked(par) > 1;
     r.overhead = raw_overhead_for(overhead, tensors, parallel);
     r.total = tensors + r.overhead;
     return r;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "detail/checks.hpp"
 #include "model.hpp"
@@ -14,6 +15,10 @@ namespace gpucalc {
 /// Every degree is a plain count (a degree carries no GPU dimension; GPU·h is for billing). A
 /// job runs on tensor × pipeline × context_parallel × data GPUs (gpus_of); expert parallelism
 /// is carved out of the data-parallel ranks, as in Megatron-LM and DeepSpeed-MoE.
+///
+/// Valid ranges: every degree in [1, 2^40], and the GPUs they occupy, tensor × pipeline ×
+/// context_parallel × data, at most 2^40; zero_stage 0–3. With a model, the rules of
+/// detail::check below apply too (TP splits the heads, PP leaves each stage a layer, ...).
 struct parallel_layout {
     std::int64_t tensor = 1;    ///< TP: splits each layer's matrices (Shoeybi et al. 2019)
     std::int64_t pipeline = 1;  ///< PP: splits the layers into stages (Narayanan et al. 2021)
@@ -32,108 +37,205 @@ struct parallel_layout {
     std::int64_t interleave = 1;
 };
 
-/// GPUs a layout occupies: tensor × pipeline × context_parallel × data.
-constexpr std::int64_t gpus_of(const parallel_layout& p) {
+namespace detail {
+
+/// Where a layout's fields are reported: the function the user called, and the path to the
+/// layout in what the user passed ("parallel." in a serving setup or training strategy,
+/// "layout." for a parallel_layout passed on its own).
+struct layout_path {
+    const char* function;
+    const char* prefix = "parallel.";
+};
+
+/// `text` with each '@' replaced by `prefix`, built only on the way to an error.
+GPUCALC_DETAIL_COLD inline std::string with_prefix(const char* prefix, const char* text) {
+    std::string out;
+    for (const char* c = text; *c != '\0'; ++c) {
+        if (*c == '@') out += prefix; else out += *c;
+    }
+    return out;
+}
+
+/// throw_invalid for a layout field: '@' in `field`, `rule_head` and `rule_tail` reads as the
+/// layout's path ("@data" is "parallel.data" or "layout.data").
+[[noreturn]] GPUCALC_DETAIL_COLD inline void throw_layout(const layout_path& at, const char* field,
+                                                          double value, const char* rule_head,
+                                                          double number = 0.0,
+                                                          const char* rule_tail = nullptr) {
+    const std::string tail = rule_tail != nullptr ? with_prefix(at.prefix, rule_tail) : "";
+    throw_invalid(at.function, with_prefix(at.prefix, field).c_str(), value, "",
+                  with_prefix(at.prefix, rule_head).c_str(), number,
+                  rule_tail != nullptr ? tail.c_str() : nullptr);
+}
+
+/// A degree: a count in [1, 2^40].
+constexpr void require_degree(const layout_path& at, const char* field, std::int64_t value) {
+    if (value < 1) throw_layout(at, field, static_cast<double>(value), "must be >= 1");
+    if (value > largest_count) {
+        throw_layout(at, field, static_cast<double>(value), "must be <= 2^40");
+    }
+}
+
+/// GPUs a layout whose degrees are checked occupies (at most 2^40).
+constexpr std::int64_t gpus_unchecked(const parallel_layout& p) {
     return p.tensor * p.pipeline * p.context_parallel * p.data;
+}
+
+/// The GPUs of a layout whose four GPU-occupying degrees are each checked to be in [1, 2^40]:
+/// at most 2^40, a product formed in double, which cannot overflow from such factors.
+constexpr void check_gpu_product(const parallel_layout& p, const layout_path& at) {
+    const double gpus = static_cast<double>(p.tensor) * static_cast<double>(p.pipeline) *
+                        static_cast<double>(p.context_parallel) * static_cast<double>(p.data);
+    if (!(gpus <= static_cast<double>(largest_count))) {
+        throw_layout(at, "@tensor x @pipeline x @context_parallel x @data", gpus,
+                     "must be <= 2^40");
+    }
+}
+
+/// The degrees gpus_of reads, each in [1, 2^40], and their product at most 2^40. Returns the
+/// product.
+constexpr std::int64_t checked_gpus(const parallel_layout& p, const layout_path& at) {
+    require_degree(at, "@tensor", p.tensor);
+    require_degree(at, "@pipeline", p.pipeline);
+    require_degree(at, "@context_parallel", p.context_parallel);
+    require_degree(at, "@data", p.data);
+    check_gpu_product(p, at);
+    return gpus_unchecked(p);
+}
+
+}  // namespace detail
+
+/// GPUs a layout occupies: tensor × pipeline × context_parallel × data. Ranges: each of the
+/// four in [1, 2^40] and the product at most 2^40 (invalid_input otherwise, naming
+/// "layout.<degree>").
+constexpr std::int64_t gpus_of(const parallel_layout& p) {
+    return detail::checked_gpus(p, {"gpus_of", "layout."});
 }
 
 /// FSDP sharding strategies, as ZeRO stages (PyTorch FSDP documentation; Zhao et al. 2023).
 enum class fsdp { no_shard = 0, shard_grad_op = 2, full_shard = 3 };
-constexpr std::int64_t zero_stage_of(fsdp strategy) { return static_cast<std::int64_t>(strategy); }
+
+/// The ZeRO stage an FSDP strategy is: 0, 2 or 3. A value that is none of fsdp's enumerators
+/// is invalid_input.
+constexpr std::int64_t zero_stage_of(fsdp strategy) {
+    const auto stage = static_cast<std::int64_t>(strategy);
+    if (!(stage == 0 || stage == 2 || stage == 3)) {
+        detail::throw_invalid("zero_stage_of", "strategy", static_cast<double>(stage), "",
+                              "must be a fsdp value: no_shard (0), shard_grad_op (2) or "
+                              "full_shard (3)");
+    }
+    return stage;
+}
 
 /// Whether TP degree `tp` can split `m`: it must divide the attention heads, and divide the KV
 /// heads or be a multiple of them (the KV heads are then replicated, one per GPU, as vLLM and
-/// Megatron-LM do for GQA).
-constexpr bool tensor_parallel_allowed(const transformer& m, std::int64_t tp) {
+/// Megatron-LM do for GQA). Any `tp` may be asked: one outside [1, heads] is false. The model
+/// must be valid (check()); a checked_model skips that check.
+constexpr bool tensor_parallel_allowed(const checked_model& m, std::int64_t tp) {
     const std::int64_t kv = kv_heads_of(m);
-    return tp >= 1 && detail::divides(tp, m.heads) &&
+    return tp >= 1 && tp <= m.spec().heads && detail::divides(tp, m.spec().heads) &&
            (detail::divides(tp, kv) || detail::divides(kv, tp));
+}
+constexpr bool tensor_parallel_allowed(const transformer& m, std::int64_t tp) {
+    return tensor_parallel_allowed(check(m, "tensor_parallel_allowed"), tp);
 }
 
 namespace detail {
 
-constexpr void check_tensor_parallel(const checked_model& cm, std::int64_t tp, const char* function) {
+constexpr void check_tensor_parallel(const checked_model& cm, std::int64_t tp,
+                                     const layout_path& at) {
     const transformer& m = cm.spec();
-    require_count(function, "parallel.tensor", tp);
+    require_degree(at, "@tensor", tp);
     if (!divides(tp, m.heads)) {
-        throw_invalid(function, "parallel.tensor", static_cast<double>(tp), "",
-                      "must divide attention heads = ", static_cast<double>(m.heads), "");
+        throw_layout(at, "@tensor", static_cast<double>(tp), "must divide attention heads = ",
+                     static_cast<double>(m.heads), "");
     }
     const std::int64_t kv = kv_heads_of(cm);
     if (!divides(tp, kv) && !divides(kv, tp)) {
-        throw_invalid(function, "parallel.tensor", static_cast<double>(tp), "",
-                      "must divide KV heads = ", static_cast<double>(kv),
-                      " or be a multiple of it (KV heads are then replicated)");
+        throw_layout(at, "@tensor", static_cast<double>(tp), "must divide KV heads = ",
+                     static_cast<double>(kv),
+                     " or be a multiple of it (KV heads are then replicated)");
     }
+}
+constexpr void check_tensor_parallel(const checked_model& cm, std::int64_t tp,
+                                     const char* function) {
+    check_tensor_parallel(cm, tp, layout_path{function});
 }
 
 constexpr void check_pipeline_parallel(const checked_model& cm, std::int64_t pp,
-                                       const char* function) {
+                                       const layout_path& at) {
     const transformer& m = cm.spec();
-    require_count(function, "parallel.pipeline", pp);
+    require_degree(at, "@pipeline", pp);
     if (pp > m.layers) {
-        throw_invalid(function, "parallel.pipeline", static_cast<double>(pp), "",
-                      "must not exceed layers = ", static_cast<double>(m.layers), "");
+        throw_layout(at, "@pipeline", static_cast<double>(pp), "must not exceed layers = ",
+                     static_cast<double>(m.layers), "");
     }
 }
+constexpr void check_pipeline_parallel(const checked_model& cm, std::int64_t pp,
+                                       const char* function) {
+    check_pipeline_parallel(cm, pp, layout_path{function});
+}
 
-constexpr void check_zero_stage(std::int64_t stage, const char* function) {
+constexpr void check_zero_stage(std::int64_t stage, const layout_path& at) {
     if (stage < 0 || stage > 3) {
-        throw_invalid(function, "parallel.zero_stage", static_cast<double>(stage), "",
-                      "must be 0, 1, 2 or 3");
+        throw_layout(at, "@zero_stage", static_cast<double>(stage), "must be 0, 1, 2 or 3");
     }
+}
+constexpr void check_zero_stage(std::int64_t stage, const char* function) {
+    check_zero_stage(stage, layout_path{function});
 }
 
 /// The rules every layout obeys for `m`, whatever the job: TP splits the heads (and the KV
 /// heads, or replicates them); PP leaves each stage a layer; EP divides the experts and the
 /// data-parallel degree it is carved from; ZeRO is a stage 0–3; interleaving needs a pipeline
-/// and a layer per chunk; every degree is a count of at most 2^40, and so is their product.
-constexpr void check(const checked_model& cm, const parallel_layout& p, const char* function) {
+/// and a layer per chunk; every degree is a count of at most 2^40, and so is the product of
+/// the four that occupy GPUs. Each factor is checked before any product is formed.
+constexpr void check(const checked_model& cm, const parallel_layout& p, const layout_path& at) {
     const transformer& m = cm.spec();
-    check_tensor_parallel(cm, p.tensor, function);
-    check_pipeline_parallel(cm, p.pipeline, function);
-    require_count(function, "parallel.data", p.data);
-    require_count(function, "parallel.expert", p.expert);
-    require_count(function, "parallel.context_parallel", p.context_parallel);
-    require_count(function, "parallel.interleave", p.interleave);
-    // Each factor is below 2^40, so the product (formed in double) cannot overflow.
-    const double gpus = static_cast<double>(p.tensor) * static_cast<double>(p.pipeline) *
-                        static_cast<double>(p.context_parallel) * static_cast<double>(p.data);
-    if (!(gpus <= static_cast<double>(largest_count))) {
-        throw_invalid(function, "parallel: tensor x pipeline x context_parallel x data", gpus, "",
-                      "must be <= 2^40");
-    }
+    check_tensor_parallel(cm, p.tensor, at);
+    check_pipeline_parallel(cm, p.pipeline, at);
+    require_degree(at, "@data", p.data);
+    require_degree(at, "@expert", p.expert);
+    require_degree(at, "@context_parallel", p.context_parallel);
+    require_degree(at, "@interleave", p.interleave);
+    check_gpu_product(p, at);
     if (!divides(p.expert, experts_of(m))) {
-        throw_invalid(function, "parallel.expert", static_cast<double>(p.expert), "",
-                      "must divide experts = ", static_cast<double>(experts_of(m)), "");
+        throw_layout(at, "@expert", static_cast<double>(p.expert), "must divide experts = ",
+                     static_cast<double>(experts_of(m)), "");
     }
     if (!divides(p.expert, p.data)) {
-        throw_invalid(function, "parallel.expert", static_cast<double>(p.expert), "",
-                      "must divide parallel.data = ", static_cast<double>(p.data),
-                      " (expert parallelism runs across data-parallel ranks)");
+        throw_layout(at, "@expert", static_cast<double>(p.expert), "must divide @data = ",
+                     static_cast<double>(p.data),
+                     " (expert parallelism runs across data-parallel ranks)");
     }
-    check_zero_stage(p.zero_stage, function);
+    check_zero_stage(p.zero_stage, at);
     if (p.interleave > 1 && p.pipeline == 1) {
-        throw_invalid(function, "parallel.interleave", static_cast<double>(p.interleave), "",
-                      "needs parallel.pipeline > 1");
+        throw_layout(at, "@interleave", static_cast<double>(p.interleave),
+                     "needs @pipeline > 1");
     }
     if (p.interleave > ceil_div(m.layers, p.pipeline)) {
-        throw_invalid(function, "parallel.interleave", static_cast<double>(p.interleave), "",
-                      "must not exceed the layers per stage = ",
-                      static_cast<double>(ceil_div(m.layers, p.pipeline)), "");
+        throw_layout(at, "@interleave", static_cast<double>(p.interleave),
+                     "must not exceed the layers per stage = ",
+                     static_cast<double>(ceil_div(m.layers, p.pipeline)), "");
     }
+}
+constexpr void check(const checked_model& cm, const parallel_layout& p, const char* function) {
+    check(cm, p, layout_path{function});
 }
 
 /// A layout for sequences of `sequence` tokens: check() and CP dividing the sequence, since
 /// each CP rank holds an equal share of every sequence.
 constexpr void check(const checked_model& cm, const parallel_layout& p, std::int64_t sequence,
-                     const char* function) {
-    check(cm, p, function);
+                     const layout_path& at) {
+    check(cm, p, at);
     if (!divides(p.context_parallel, sequence)) {
-        throw_invalid(function, "parallel.context_parallel",
-                      static_cast<double>(p.context_parallel), "", "must divide sequence = ",
-                      static_cast<double>(sequence), "");
+        throw_layout(at, "@context_parallel", static_cast<double>(p.context_parallel),
+                     "must divide sequence = ", static_cast<double>(sequence), "");
     }
+}
+constexpr void check(const checked_model& cm, const parallel_layout& p, std::int64_t sequence,
+                     const char* function) {
+    check(cm, p, sequence, layout_path{function});
 }
 
 /// A serving replica's layout: tensor and pipeline parallelism only. Replicas (data), experts

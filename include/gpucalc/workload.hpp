@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 #include "detail/checks.hpp"
@@ -17,6 +18,9 @@ namespace gpucalc {
 /// What the runtime costs on each GPU on top of weights, optimizer state, activations and KV
 /// cache. Every figure is a planning assumption, uncertain, with its range and source here and
 /// in docs/memory.md; measure your own stack and pass the numbers.
+///
+/// Valid ranges: cuda_context and communication_buffers 0 or in [1e-30 B, 1e30 B] (data_size's
+/// input range, docs/units.md); fragmentation in [0, 1).
 struct runtime_overhead {
     /// The CUDA context and the framework's kernels: PyTorch reports ~300 MB with CUDA lazy
     /// loading (the default on Linux since CUDA 12.2) and over 1 GB without it
@@ -35,6 +39,12 @@ struct runtime_overhead {
 /// One serving replica: the batch it holds, the formats it stores and computes in, how it is
 /// split, and the engine's assumptions. inference_memory_per_gpu, decode, prefill and the
 /// serving cost all take it, so each is said once.
+///
+/// Valid ranges: batch, context, prompt and max_tokens_per_step in [1, 2^40], and batch ×
+/// context × vocab below 2^53; kv_block_tokens in [0, 2^40]; parallel as check_serving says
+/// (tensor and pipeline only); every storage format as bits_per_element says (each
+/// number_format an enumerator, block sizes in [0, 2^40]); the overhead as runtime_overhead
+/// says.
 struct serving_setup {
     std::int64_t batch = 1;       ///< sequences held (and decoded) at once
     /// Tokens per sequence in the KV cache: memory sizes the cache for this many (prompt +
@@ -58,7 +68,7 @@ struct serving_setup {
     /// keys (Dao et al. 2022 §3.1). Off, every prompt token attends to the whole prompt.
     bool causal = true;
     /// Paged KV cache: each sequence holds whole blocks of this many tokens; 0 = no paging.
-    /// vLLM's default block is 16 tokens (Kwon et al. 2023, §7.2).
+    /// vLLM's default block is 16 tokens (Kwon et al. 2023, §7.2). At most 2^40.
     std::int64_t kv_block_tokens = 0;
     /// Tokens one forward pass processes at most (the chunked-prefill budget); it sizes the
     /// activation workspace. 2,048 is vLLM's max_num_batched_tokens floor (uncertain: engines
@@ -67,8 +77,12 @@ struct serving_setup {
     runtime_overhead overhead{};
 };
 
-/// GPUs one serving replica occupies: tensor × pipeline.
-constexpr std::int64_t gpus_of(const serving_setup& s) { return gpus_of(s.parallel); }
+/// GPUs one serving replica occupies: tensor × pipeline (× the other degrees, which a valid
+/// serving setup leaves at 1). Ranges as gpus_of(parallel_layout), reported as
+/// "parallel.<degree>".
+constexpr std::int64_t gpus_of(const serving_setup& s) {
+    return detail::checked_gpus(s.parallel, {"gpus_of", "parallel."});
+}
 
 /// Optimizers by the state they keep per trained parameter.
 enum class optimizer {
@@ -99,6 +113,11 @@ struct lora_finetune {
 /// What is fixed for a training job, whatever the GPUs: the data's shape, the optimizer, the
 /// formats and the model-side techniques. Every assumption is a field with its default's source.
 /// (A member shares its type's name where the domain has one word for both, e.g. `optimizer`.)
+///
+/// Valid ranges: sequence in [1, 2^40]; global_batch 0 (unstated) or in [1, 2^40], a multiple
+/// of micro_batch × parallel.data; optimizer an enumerator; every storage format as
+/// bits_per_element says; with lora.enabled, the adapter as lora_parameter_count says; the
+/// overhead as runtime_overhead says.
 struct training_job {
     std::int64_t sequence = 2048;  ///< tokens per training sequence
     /// Sequences per optimizer step (the global batch). With it, each data-parallel rank runs
@@ -124,6 +143,10 @@ struct training_job {
 
 /// What a plan chooses for a training job: how it is split, the micro-batch, and what is
 /// recomputed or offloaded to trade time for memory.
+///
+/// Valid ranges: parallel as parallel_layout says, with the model's rules (detail::check in
+/// parallelism.hpp); micro_batch in [1, 2^40], and micro_batch × sequence × hidden below 2^53;
+/// recompute an enumerator; offload_optimizer needs ZeRO 1–3, offload_parameters ZeRO 3.
 struct training_strategy {
     parallel_layout parallel{};
     std::int64_t micro_batch = 1;  ///< sequences per micro-batch on each data-parallel rank
@@ -135,8 +158,11 @@ struct training_strategy {
     bool offload_parameters = false;
 };
 
-/// GPUs a training strategy occupies: tensor × pipeline × context_parallel × data.
-constexpr std::int64_t gpus_of(const training_strategy& s) { return gpus_of(s.parallel); }
+/// GPUs a training strategy occupies: tensor × pipeline × context_parallel × data. Ranges as
+/// gpus_of(parallel_layout), reported as "parallel.<degree>".
+constexpr std::int64_t gpus_of(const training_strategy& s) {
+    return detail::checked_gpus(s.parallel, {"gpus_of", "parallel."});
+}
 
 namespace detail {
 
@@ -149,6 +175,57 @@ constexpr void check(const runtime_overhead& o, const char* function) {
     }
 }
 
+/// How many enumerators number_format has (e8m0 is the last).
+constexpr int number_format_enumerators = static_cast<int>(number_format::e8m0) + 1;
+
+/// Whether every field of a storage format is in its range, as bits_per_element states it: the
+/// three number formats are enumerators, both block sizes in [0, 2^40], and a second-level
+/// block only under a first. Comparisons only: the hot paths run it on every call.
+constexpr bool stored_format_in_range(const storage_format& f) {
+    constexpr auto formats = static_cast<unsigned>(number_format_enumerators);
+    constexpr auto largest_block = static_cast<std::uint64_t>(largest_count);
+    return static_cast<unsigned>(f.element) < formats && static_cast<unsigned>(f.scale) < formats &&
+           static_cast<unsigned>(f.scale_of_scales) < formats &&
+           static_cast<std::uint64_t>(f.block_size) <= largest_block &&
+           static_cast<std::uint64_t>(f.scale_block_size) <= largest_block &&
+           (f.scale_block_size == 0 || f.block_size > 0);
+}
+
+/// Throws for the first field of `f` outside its range, named `prefix` + member (a serving
+/// setup's weights format reports "weights.block_size").
+[[noreturn]] GPUCALC_DETAIL_COLD inline void throw_bad_stored_format(const storage_format& f,
+                                                                     const char* function,
+                                                                     const char* prefix) {
+    const auto field = [prefix](const char* member) { return std::string(prefix) + member; };
+    require_enumerator(function, field("element").c_str(), f.element, number_format_enumerators,
+                       "number_format");
+    require_enumerator(function, field("scale").c_str(), f.scale, number_format_enumerators,
+                       "number_format");
+    require_enumerator(function, field("scale_of_scales").c_str(), f.scale_of_scales,
+                       number_format_enumerators, "number_format");
+    const auto block = [&](const char* member, std::int64_t size, const char* rule) {
+        if (size < 0) {
+            throw_invalid(function, field(member).c_str(), static_cast<double>(size), "", rule);
+        }
+        if (size > largest_count) {
+            throw_invalid(function, field(member).c_str(), static_cast<double>(size), "",
+                          "must be <= 2^40");
+        }
+    };
+    block("block_size", f.block_size, "must be >= 0 (0 means no block scale)");
+    block("scale_block_size", f.scale_block_size, "must be >= 0 (0 means no second-level scale)");
+    throw_invalid(function, field("scale_block_size").c_str(),
+                  static_cast<double>(f.scale_block_size), "",
+                  "needs block_size > 0: there are no scales to scale");
+}
+
+/// A storage format the caller passed, checked under the caller's name and member path.
+GPUCALC_DETAIL_INLINE constexpr void check_stored_format(const storage_format& f,
+                                                         const char* function,
+                                                         const char* prefix) {
+    if (!stored_format_in_range(f)) throw_bad_stored_format(f, function, prefix);
+}
+
 /// batch × context × vocab, the largest count a serving evaluation forms: it must stay below
 /// 2^53, where counts stop being exact. The searches in memory/fit.hpp ask this before they
 /// probe.
@@ -157,8 +234,9 @@ constexpr double tokens_by_vocab(const transformer& m, const serving_setup& s) {
            static_cast<double>(m.vocab);
 }
 
-/// The serving setup's shape checks (model, counts, layout, paging), which involve no
-/// quantity; the overhead and the efficiency are checked by the functions that read them.
+/// The serving setup's shape checks (model, counts, layout, paging, storage formats), which
+/// involve no quantity; the overhead and the efficiency are checked by the functions that read
+/// them.
 constexpr void check(const checked_model& cm, const serving_setup& s, const char* function) {
     const transformer& m = cm.spec();
     require_count(function, "batch", s.batch);
@@ -168,11 +246,13 @@ constexpr void check(const checked_model& cm, const serving_setup& s, const char
         throw_invalid(function, "batch x context x vocab", tokens_by_vocab(m, s), "",
                       "must stay below 2^53, where counts stop being exact");
     }
-    if (s.kv_block_tokens < 0) {
-        throw_invalid(function, "kv_block_tokens", static_cast<double>(s.kv_block_tokens), "",
-                      "must be >= 0 (0 means no paging)");
-    }
+    require_count_or_zero(function, "kv_block_tokens", s.kv_block_tokens,
+                          "must be >= 0 (0 means no paging)");
     check_serving(cm, s.parallel, function);
+    check_stored_format(s.weights, function, "weights.");
+    check_stored_format(s.embeddings, function, "embeddings.");
+    check_stored_format(s.kv_cache, function, "kv_cache.");
+    check_stored_format(s.activations, function, "activations.");
 }
 
 /// micro_batch × sequence × hidden, the largest count a training evaluation forms: it must
@@ -184,8 +264,17 @@ constexpr double tokens_by_width(const transformer& m, const training_job& job,
            static_cast<double>(m.hidden);
 }
 
+/// What model states need of a training job: an optimizer from the enum and in-range formats
+/// for the parameters and gradients (model_states_per_gpu reads only these).
+constexpr void check_model_state_fields(const training_job& job, const char* function) {
+    require_enumerator(function, "optimizer", job.optimizer, 4, "gpucalc::optimizer");
+    check_stored_format(job.parameters, function, "parameters.");
+    check_stored_format(job.gradients, function, "gradients.");
+}
+
 /// A training job and strategy's shape checks (counts, layout, global batch, ZeRO with
-/// offload, LoRA), which involve no quantity; the overhead is checked on its own.
+/// offload, enums, storage formats, LoRA), which involve no quantity; the overhead is checked
+/// on its own.
 constexpr void check(const checked_model& cm, const training_job& job, const training_strategy& s,
                      const char* function) {
     const transformer& m = cm.spec();
@@ -217,7 +306,13 @@ constexpr void check(const checked_model& cm, const training_job& job, const tra
         throw_invalid(function, "parallel.zero_stage", static_cast<double>(s.parallel.zero_stage),
                       "", "must be 3 to offload parameters (ZeRO-Infinity shards them first)");
     }
-    if (job.lora.enabled) require_count(function, "lora.adapter.rank", job.lora.adapter.rank);
+    require_enumerator(function, "recompute", s.recompute, 3, "recompute");
+    check_model_state_fields(job, function);
+    check_stored_format(job.activations, function, "activations.");
+    if (job.lora.enabled) {
+        check_lora(m, job.lora.adapter, function, {"lora.adapter.rank", "lora.adapter.targets"});
+        check_stored_format(job.lora.frozen_base, function, "lora.frozen_base.");
+    }
 }
 
 /// Micro-batches each data-parallel rank runs per step for a checked job and strategy; 0 when

@@ -30,4 +30,19 @@ static_assert(min_gpus_for_inference(cat::llama_2_70b, serving_setup{}, cat::h10
               "70B at 16 bits needs two H100s");
 static_assert(model_states_per_gpu(7.5e9, training_job{}, parallel_layout{}).optimizer_states == 90.0_GB,
               "ZeRO: K = 12 bytes per parameter for mixed-precision Adam");
+
+// The bounded searches of issue 13 stay constant expressions: the fewest GPUs for a stated
+// global batch walks its divisors (6: degrees 1, 2, 3, 6).
+constexpr training_fit fewest_gpus_for_six_sequences() {
+    training_job job{};
+    job.sequence = 4096;
+    job.global_batch = 6;
+    training_strategy zero3{};
+    zero3.parallel.zero_stage = 3;
+    zero3.recompute = recompute::full;
+    return min_gpus_for_training(cat::llama_2_7b, job, zero3, cat::a100_80gb_sxm);
+}
+static_assert(fewest_gpus_for_six_sequences().outcome == fit_outcome::found, "");
+static_assert(6 % fewest_gpus_for_six_sequences().data_parallel == 0, "a degree that splits 6");
+static_assert(gpus_of(parallel_layout{}) == 1 && zero_stage_of(fsdp::shard_grad_op) == 2, "");
 }  // namespace

@@ -185,7 +185,7 @@ TEST_CASE("context parallelism is refused, not ignored") {
     parallel_layout cp2{};
     cp2.context_parallel = 2;
     CHECK_THROWS_WITH_AS(layer_cost_of(cat::llama_2_7b, cp2, {}),
-                         "layer_cost_of: parallel.context_parallel = 2 must be 1: per-layer costs "
+                         "layer_cost_of: layout.context_parallel = 2 must be 1: per-layer costs "
                          "do not model context parallelism yet",
                          invalid_input);
 }
@@ -212,7 +212,8 @@ TEST_CASE("bad passes and stages are invalid_input naming the field") {
     CHECK_THROWS_WITH_AS(layers_on_stage(m, 4, 4),
                          "layers_on_stage: stage = 4 must be in [0, pipeline - 1 = 3]", invalid_input);
     CHECK_THROWS_WITH_AS(stage_cost_of(m, {}, {}, 3),
-                         "stage_cost_of: stage = 3 must be in [0, pipeline - 1 = 0]", invalid_input);
+                         "stage_cost_of: stage = 3 must be in [0, layout.pipeline - 1 = 0]",
+                         invalid_input);
     transformer bad = cat::llama_2_7b;
     bad.heads = 0;
     CHECK_THROWS_WITH_AS(stage_cost_of(bad, {}, {}, 0), "stage_cost_of: heads = 0 must be >= 1",
@@ -220,7 +221,7 @@ TEST_CASE("bad passes and stages are invalid_input naming the field") {
     parallel_layout three{};
     three.tensor = 3;
     CHECK_THROWS_WITH_AS(layer_cost_of(m, three, {}),
-                         "layer_cost_of: parallel.tensor = 3 must divide attention heads = 32",
+                         "layer_cost_of: layout.tensor = 3 must divide attention heads = 32",
                          invalid_input);
     CHECK_THROWS_AS(attention_pairs(m, 0, 1, pair_count::causal), invalid_input);
 }

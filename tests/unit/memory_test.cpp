@@ -844,7 +844,7 @@ TEST_CASE("ZeRO shards model states over data x context-parallel ranks") {
     parallel_layout no_cp = strategy.parallel;
     no_cp.context_parallel = 0;
     CHECK_THROWS_WITH_AS(model_states_per_gpu(n, job, no_cp),
-                         "model_states_per_gpu: parallel.context_parallel = 0 must be >= 1",
+                         "model_states_per_gpu: layout.context_parallel = 0 must be >= 1",
                          invalid_input);
     strategy.parallel.zero_stage = 1;  // optimizer states only
     const training_memory stage1 = training_memory_per_gpu(cat::llama_2_7b, job, strategy);

@@ -191,8 +191,8 @@ TEST_CASE("shapes that no model has are rejected with the field and the rule") {
     CHECK_THROWS_AS(lora_parameter_count(cat::llama_2_7b, {8, 0U}), invalid_input);
     CHECK_THROWS_AS(lora_parameter_count(cat::llama_2_7b, {8, 1U << 9}), invalid_input);
     CHECK_THROWS_WITH_AS(lora_parameter_count(cat::gpt3_175b, {8, lora_gate}),
-                         "lora_parameter_count: targets = 16 names lora_gate, but a plain MLP has "
-                         "no gate matrix",
+                         "lora_parameter_count: adapter.targets = 16 names lora_gate, but a "
+                         "plain MLP has no gate matrix",
                          invalid_input);
     m = cat::llama_2_7b;
     m.experts = -1;

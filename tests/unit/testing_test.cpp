@@ -9,6 +9,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <limits>
 #include <random>
 #include <sstream>
 #include <string>
@@ -40,6 +41,9 @@ TEST_CASE("a failed check shows a quantity with the digits that tell it apart") 
     CHECK(shown(2.99_usd_per_gpu_hour) == "$2.99/GPU\xC2\xB7h");
     CHECK(shown(1234567.5_usd) == "$1,234,567.5");
     CHECK(shown(-2.5_GiB) == "-2.5 GiB");
+    // No magnitude, no prefix: zero, inf and NaN read in the base unit.
+    CHECK(streamed(0.0_s) == "0 s");
+    CHECK(streamed(data_size::from_value(std::numeric_limits<double>::infinity())) == "inf B");
     // operator<< stays at 3 significant figures: it is for people, not for failures.
     CHECK(streamed(80.0_GiB + 1.0_MiB) == "80 GiB");
 }

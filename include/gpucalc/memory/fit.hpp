@@ -23,14 +23,37 @@ struct fit_verdict {
     data_size required{};
 };
 
-/// Does `required` fit in `capacity` when `headroom` (a fraction in [0, 1)) is kept free?
-/// vLLM, for example, plans with 10% free (gpu_memory_utilization 0.9).
-constexpr fit_verdict fits(data_size required, data_size capacity, double headroom = 0.0) {
-    detail::require_non_negative("fits", "required", required);
-    detail::require_positive("fits", "capacity", capacity);
-    if (!(headroom >= 0.0 && headroom < 1.0)) {
-        detail::throw_invalid("fits", "headroom", headroom, "", "must be in [0, 1)");
+namespace detail {
+/// A required size: finite and >= 0, of any magnitude, since it is usually a computed
+/// footprint, which may pass the 1e30 B input range when the inputs are extreme (the answer is
+/// then "does not fit", never an exception).
+constexpr void require_footprint(const char* function, const char* field, data_size required) {
+    const double v = required.value();
+    if (!(v >= 0.0 && v <= largest_finite)) {
+        if (!(v >= -largest_finite && v <= largest_finite)) {  // NaN or ±inf: no prefix fits
+            throw_invalid(function, field, v, "B", "must be finite and >= 0");
+        }
+        format_options options;
+        options.significant_figures = 15;
+        throw_invalid_name(function, field, to_string(required, options),
+                           "must be finite and >= 0");
     }
+}
+
+/// The capacity and headroom a decision reads, checked under the caller's name: a capacity in
+/// data_size's input range (docs/units.md), a headroom in [0, 1).
+constexpr void check_capacity(const char* function, const char* capacity_field,
+                              data_size capacity, double headroom) {
+    require_positive(function, capacity_field, capacity);
+    if (!(headroom >= 0.0 && headroom < 1.0)) {
+        throw_invalid(function, "headroom", headroom, "", "must be in [0, 1)");
+    }
+}
+
+/// fits() for a required size and a capacity and headroom already checked.
+GPUCALC_DETAIL_INLINE constexpr fit_verdict verdict_unchecked(data_size required,
+                                                              data_size capacity,
+                                                              double headroom) {
     fit_verdict v{};
     v.required = required;
     v.usable = (1.0 - headroom) * capacity;
@@ -38,12 +61,29 @@ constexpr fit_verdict fits(data_size required, data_size capacity, double headro
     v.ok = v.margin >= data_size{};
     return v;
 }
+}  // namespace detail
 
+/// Does `required` fit in `capacity` when `headroom` (a fraction in [0, 1)) is kept free?
+/// vLLM, for example, plans with 10% free (gpu_memory_utilization 0.9). Ranges: `required`
+/// finite and >= 0, of any size (it is usually a computed footprint); `capacity` in
+/// data_size's input range, [1e-30 B, 1e30 B]; `headroom` in [0, 1).
+constexpr fit_verdict fits(data_size required, data_size capacity, double headroom = 0.0) {
+    detail::require_footprint("fits", "required", required);
+    detail::check_capacity("fits", "capacity", capacity, headroom);
+    return detail::verdict_unchecked(required, capacity, headroom);
+}
+
+/// Does a footprint fit a GPU's memory? Ranges as above, reported as "need.total" and
+/// "gpu.memory".
 constexpr fit_verdict fits(const inference_memory& need, const gpu_spec& gpu, double headroom = 0.0) {
-    return fits(need.total, gpu.memory, headroom);
+    detail::require_footprint("fits", "need.total", need.total);
+    detail::check_capacity("fits", "gpu.memory", gpu.memory, headroom);
+    return detail::verdict_unchecked(need.total, gpu.memory, headroom);
 }
 constexpr fit_verdict fits(const training_memory& need, const gpu_spec& gpu, double headroom = 0.0) {
-    return fits(need.total, gpu.memory, headroom);
+    detail::require_footprint("fits", "need.total", need.total);
+    detail::check_capacity("fits", "gpu.memory", gpu.memory, headroom);
+    return detail::verdict_unchecked(need.total, gpu.memory, headroom);
 }
 
 /// Why a search found nothing, or that it found something.
@@ -62,6 +102,12 @@ constexpr std::string_view to_string(fit_outcome o) {
     return "unknown";
 }
 
+/// The most tensor-parallel degrees min_gpus_for_inference tries: its `max_tensor_parallel`
+/// must be at most this. TP splits a layer across GPUs that exchange activations twice per
+/// layer, which no deployment stretches past a few nodes; the bound keeps the search to at most
+/// 1,024 cheap divisibility tests and as many footprint evaluations, whatever the head count.
+inline constexpr std::int64_t largest_tensor_parallel_searched = 1024;
+
 /// The smallest tensor-parallel degree that serves `setup` on `gpu` (pipeline as given),
 /// trying the degrees TP allows up to `max_tensor_parallel`.
 struct serving_fit {
@@ -71,18 +117,30 @@ struct serving_fit {
     fit_verdict verdict{};                ///< at the degree found, or at the largest tried
 };
 
+/// Ranges: the model's (check()); the setup's (see serving_setup; its parallel.tensor is
+/// replaced by each degree tried); `gpu.memory` in data_size's input range; `headroom` in
+/// [0, 1); `max_tensor_parallel` in [1, largest_tensor_parallel_searched = 1024]. The search
+/// tries each degree in [1, min(max_tensor_parallel, heads)] in turn and stops at the first
+/// that fits: at most 1,024 steps.
 GPUCALC_DETAIL_HOT constexpr serving_fit min_gpus_for_inference(const checked_model& m, serving_setup setup,
                                              const gpu_spec& gpu, double headroom = 0.0,
                                              std::int64_t max_tensor_parallel = 64) {
     constexpr const char* function = "min_gpus_for_inference";
     detail::require_count(function, "max_tensor_parallel", max_tensor_parallel);
+    if (max_tensor_parallel > largest_tensor_parallel_searched) {
+        detail::throw_invalid(function, "max_tensor_parallel",
+                              static_cast<double>(max_tensor_parallel), "",
+                              "must be <= 1024, the most degrees the search tries");
+    }
+    detail::check_capacity(function, "gpu.memory", gpu.memory, headroom);
     serving_fit found{};
     for (std::int64_t tp = 1; tp <= max_tensor_parallel && tp <= m.spec().heads; ++tp) {
         if (!tensor_parallel_allowed(m, tp)) continue;
         setup.parallel.tensor = tp;
-        found.verdict = fits(detail::inference_memory_of(m, setup, function), gpu, headroom);
+        found.verdict = detail::verdict_unchecked(
+            detail::inference_memory_of(m, setup, function).total, gpu.memory, headroom);
         found.tensor_parallel = tp;
-        found.gpus = gpus_of(setup.parallel);
+        found.gpus = detail::gpus_unchecked(setup.parallel);  // checked by inference_memory_of
         if (found.verdict.ok) {
             found.outcome = fit_outcome::found;
             return found;
@@ -98,6 +156,31 @@ constexpr serving_fit min_gpus_for_inference(const transformer& m, const serving
                                   max_tensor_parallel);
 }
 
+namespace detail {
+/// Calls `visit(d)` for each divisor d of `n` (in [1, 2^40]) in increasing order, up to
+/// `limit`, until a call returns true; returns whether one did. Trial division up to √n, then
+/// the cofactors of the divisors found, in reverse order: at most 2·min(√n, limit)
+/// divisibility tests (2^21 at the extremes, a few milliseconds), no allocation, and one visit
+/// per divisor (a number below 2^40 has at most 6,720 divisors).
+template <class Visit>
+constexpr bool for_each_divisor(std::int64_t n, std::int64_t limit, Visit visit) {
+    std::int64_t root = 1;  // the largest d with d² <= n
+    for (std::int64_t d = 1; d * d <= n; ++d) {
+        root = d;
+        if (d > limit) return false;
+        if (divides(d, n) && visit(d)) return true;
+    }
+    for (std::int64_t d = root; d >= 1; --d) {
+        if (!divides(d, n)) continue;
+        const std::int64_t cofactor = exact_quotient(n, d);
+        if (cofactor == d) continue;  // √n, visited above
+        if (cofactor > limit) return false;
+        if (visit(cofactor)) return true;
+    }
+    return false;
+}
+}  // namespace detail
+
 /// The smallest data-parallel degree at which a ZeRO-sharded job fits (tensor, pipeline,
 /// context and expert degrees as given): model states shrink with the data-parallel degree
 /// under ZeRO, so this is the minimum number of GPUs for that strategy. Without sharding
@@ -111,12 +194,25 @@ struct training_fit {
     fit_verdict verdict{};
 };
 
+/// Ranges: the model's (check()); the job's and the strategy's (see training_job and
+/// training_strategy; parallel.data is replaced by each degree tried); `gpu.memory` in
+/// data_size's input range; `headroom` in [0, 1); `max_data_parallel` in [1, 2^40]. Degrees
+/// tried are multiples of parallel.expert up to max_data_parallel, and no more than keep the
+/// job's GPUs within 2^40. Without a global batch the search bisects (about 2·log2 of the
+/// range evaluations); with one it visits the degrees that split it in increasing order (see
+/// detail::for_each_divisor for the bound).
 GPUCALC_DETAIL_HOT constexpr training_fit min_gpus_for_training(const checked_model& m, const training_job& job,
                                              training_strategy strategy, const gpu_spec& gpu,
                                              double headroom = 0.0,
                                              std::int64_t max_data_parallel = 1 << 16) {
     constexpr const char* function = "min_gpus_for_training";
     detail::require_count(function, "max_data_parallel", max_data_parallel);
+    detail::check_capacity(function, "gpu.memory", gpu.memory, headroom);
+    // The search sets parallel.data itself, so a global batch no degree splits is reported
+    // against the smallest degree, parallel.expert, not the data degree the caller left in.
+    detail::require_count(function, "micro_batch", strategy.micro_batch);
+    detail::require_count(function, "parallel.expert", strategy.parallel.expert);
+    if (job.global_batch != 0) detail::require_count(function, "global_batch", job.global_batch);
     const std::int64_t step = strategy.parallel.expert;  // data stays a multiple of expert
     // With a global batch, a degree must also divide global_batch ÷ micro_batch. The product is
     // compared in double first, so it is formed as an integer only below the global batch.
@@ -126,50 +222,52 @@ GPUCALC_DETAIL_HOT constexpr training_fit min_gpus_for_training(const checked_mo
                     static_cast<double>(job.global_batch) &&
                 detail::divides(dp * strategy.micro_batch, job.global_batch));
     };
-    auto verdict_at = [&](std::int64_t dp) {
-        strategy.parallel.data = dp;
-        return fits(detail::training_memory_of(m, job, strategy, function), gpu, headroom);
-    };
-    training_fit found{};
-    const std::int64_t gpus_per_replica =
-        strategy.parallel.tensor * strategy.parallel.pipeline * strategy.parallel.context_parallel;
-    const auto result = [&](fit_outcome outcome, std::int64_t dp, const fit_verdict& v) {
-        found.outcome = outcome;
-        found.data_parallel = dp;
-        found.gpus = dp * gpus_per_replica;
-        found.verdict = v;
-        return found;
-    };
-    // The search sets parallel.data itself, so a global batch no degree splits is reported
-    // against the smallest degree, parallel.expert, not the data degree the caller left in.
-    detail::require_count(function, "micro_batch", strategy.micro_batch);
-    detail::require_count(function, "parallel.expert", step);
     if (job.global_batch > 0 && !splits_batch(step)) {
         detail::throw_invalid(function, "global_batch", static_cast<double>(job.global_batch), "",
                               "must be a multiple of micro_batch x parallel.expert = ",
                               static_cast<double>(strategy.micro_batch) * static_cast<double>(step),
                               ", one micro-batch on each rank of the smallest data-parallel degree");
     }
+    auto verdict_at = [&](std::int64_t dp) {
+        strategy.parallel.data = dp;
+        return detail::verdict_unchecked(
+            detail::training_memory_of(m, job, strategy, function).total, gpu.memory, headroom);
+    };
     // The smallest degree first: it can be the only one that fits (a single GPU needs no
-    // communication buffers, and without ZeRO sharding more ranks never help).
-    const fit_verdict at_step = verdict_at(step);  // checks the job at the smallest degree
+    // communication buffers, and without ZeRO sharding more ranks never help). Evaluating it
+    // checks the job and the strategy, so the degrees below are products of checked factors.
+    const fit_verdict at_step = verdict_at(step);
+    const std::int64_t gpus_per_replica = strategy.parallel.tensor * strategy.parallel.pipeline *
+                                          strategy.parallel.context_parallel;
+    training_fit found{};
+    const auto result = [&](fit_outcome outcome, std::int64_t dp, const fit_verdict& v) {
+        found.outcome = outcome;
+        found.data_parallel = dp;
+        found.gpus = dp * gpus_per_replica;  // dp was evaluated, so this is at most 2^40
+        found.verdict = v;
+        return found;
+    };
     if (at_step.ok) return result(fit_outcome::found, step, at_step);
     if (strategy.parallel.zero_stage == 0) return result(fit_outcome::not_sharded, step, at_step);
-    const std::int64_t high = (max_data_parallel / step) * step;
+    // The most replicas that keep the job's GPUs within 2^40, as a multiple of step.
+    const std::int64_t most_replicas = detail::largest_count / gpus_per_replica;
+    const std::int64_t reach =
+        max_data_parallel < most_replicas ? max_data_parallel : most_replicas;
+    const std::int64_t high = (reach / step) * step;
     if (job.global_batch != 0) {
-        // Degrees that split the batch are few (divisors): walk them in order.
+        // Degrees that split the batch are step × j for each divisor j of
+        // global_batch ÷ (micro_batch × step): visit them in increasing order from j = 2.
+        const std::int64_t units = detail::exact_quotient(
+            job.global_batch, strategy.micro_batch * step);  // divides: checked above
         fit_verdict last = at_step;
         std::int64_t last_dp = step;
-        // No degree above global_batch ÷ micro_batch splits it, so the walk ends there.
-        const double most = static_cast<double>(job.global_batch) /
-                            static_cast<double>(strategy.micro_batch);
-        for (std::int64_t dp = 2 * step; dp <= high && static_cast<double>(dp) <= most; dp += step) {
-            if (!splits_batch(dp)) continue;
-            last = verdict_at(dp);
-            last_dp = dp;
-            if (last.ok) return result(fit_outcome::found, dp, last);
-        }
-        return result(fit_outcome::too_large_at_limit, last_dp, last);
+        const bool fitted = detail::for_each_divisor(units, high / step, [&](std::int64_t j) {
+            if (j == 1) return false;
+            last_dp = j * step;
+            last = verdict_at(last_dp);
+            return last.ok;
+        });
+        return result(fitted ? fit_outcome::found : fit_outcome::too_large_at_limit, last_dp, last);
     }
     const fit_verdict at_high = high > step ? verdict_at(high) : at_step;
     if (!at_high.ok) {
@@ -207,7 +305,8 @@ constexpr training_fit min_gpus_for_training(const transformer& m, const trainin
 /// checks cap a count (for example batch × context × vocab below 2^53), so the admissible values
 /// are a prefix of [1, limit]. A value beyond it is never probed: it counts as not fitting, so a
 /// valid question is never answered with the checks' exception. Value 1 is always probed, so a
-/// setup that is invalid on its own still gets its error.
+/// setup that is invalid on its own still gets its error. `limit` in [1, 2^40]; about
+/// log2(limit) probes.
 template <class Admissible, class Predicate>
 constexpr std::int64_t largest_that_fits(const char* function, std::int64_t limit,
                                          Admissible admissible, Predicate fits_at) {
@@ -228,14 +327,15 @@ constexpr std::int64_t largest_that_fits(const char* function, std::int64_t limi
 namespace detail {
 /// The largest value of one count of a serving setup (`field`: its batch or its context) that
 /// fits on `gpu`, up to `limit`, a probe reaching the batch × context × vocab guard counting as
-/// not fitting. The setup is checked once, at a count of 1: every count the search probes is
-/// in [1, limit] and passes the guard, so it leaves the setup valid, and the probes skip the
-/// checks.
+/// not fitting. The setup, the GPU's memory and the headroom are checked once, the setup at a
+/// count of 1: every count the search probes is in [1, limit] and passes the guard, so it
+/// leaves the setup valid, and the probes skip the checks.
 constexpr std::int64_t largest_serving_count(const char* function, const checked_model& m,
                                              serving_setup setup, std::int64_t serving_setup::*field,
                                              const gpu_spec& gpu, double headroom,
                                              std::int64_t limit) {
     require_count(function, "limit", limit);
+    check_capacity(function, "gpu.memory", gpu.memory, headroom);
     setup.*field = 1;
     check_inference(m, setup, function);
     return largest_that_fits(
@@ -246,7 +346,9 @@ constexpr std::int64_t largest_serving_count(const char* function, const checked
         },
         [&](std::int64_t value) {
             setup.*field = value;
-            return fits(inference_memory_unchecked(m, setup), gpu, headroom).ok;
+            return verdict_unchecked(inference_memory_unchecked(m, setup).total, gpu.memory,
+                                     headroom)
+                .ok;
         });
 }
 }  // namespace detail
@@ -254,7 +356,8 @@ constexpr std::int64_t largest_serving_count(const char* function, const checked
 /// The largest batch (sequences at `setup.context`) that fits on `gpu`, up to `limit`; 0 if not
 /// even one. Batches whose batch × context × vocab reaches 2^53 count as not fitting (at a
 /// 128k vocabulary and 128k context that is a batch of about 536,000, far past any GPU's
-/// memory).
+/// memory). Ranges: the model's and the setup's (setup.batch is replaced by each batch tried);
+/// `gpu.memory` in data_size's input range; `headroom` in [0, 1); `limit` in [1, 2^40].
 GPUCALC_DETAIL_HOT constexpr std::int64_t max_batch_for_inference(const checked_model& m, const serving_setup& setup,
                                                const gpu_spec& gpu, double headroom = 0.0,
                                                std::int64_t limit = 1 << 20) {
@@ -272,7 +375,7 @@ constexpr std::int64_t max_batch_for_inference(const transformer& m, const servi
 /// `limit`; 0 if not even one token. A `limit` of 0 means the model's trained context
 /// (`max_context`), or 2^20 when the model states none. Contexts whose batch × context × vocab
 /// reaches 2^53 count as not fitting; only a sliding-window model, whose cache stops growing,
-/// can reach that cap.
+/// can reach that cap. Ranges: as max_batch_for_inference, with `limit` in [0, 2^40].
 GPUCALC_DETAIL_HOT constexpr std::int64_t max_context_for_inference(const checked_model& m, const serving_setup& setup,
                                                  const gpu_spec& gpu, double headroom = 0.0,
                                                  std::int64_t limit = 0) {
@@ -297,15 +400,22 @@ constexpr std::int64_t max_context_for_inference(const transformer& m, const ser
 /// The largest micro-batch that fits for training, up to `limit`; 0 if not even one.
 /// Micro-batches whose micro_batch × sequence × hidden reaches 2^53 count as not fitting. When
 /// the job states a global batch, the micro-batch must split it (see min_gpus_for_training),
-/// and the answer is the largest such micro-batch that fits.
+/// and the answer is the largest such micro-batch that fits. Ranges: the model's, the job's and
+/// the strategy's (strategy.micro_batch is replaced by each value tried); `gpu.memory` in
+/// data_size's input range; `headroom` in [0, 1); `limit` in [1, 2^40]. Without a global batch
+/// the search bisects; with one it visits the micro-batches that split it in increasing order
+/// (see detail::for_each_divisor for the bound).
 GPUCALC_DETAIL_HOT constexpr std::int64_t max_micro_batch_for_training(const checked_model& m, const training_job& job,
                                                     training_strategy strategy,
                                                     const gpu_spec& gpu, double headroom = 0.0,
                                                     std::int64_t limit = 1 << 16) {
     constexpr const char* function = "max_micro_batch_for_training";
+    detail::require_count(function, "limit", limit);
+    detail::check_capacity(function, "gpu.memory", gpu.memory, headroom);
     const auto fits_at = [&](std::int64_t b) {
         strategy.micro_batch = b;
-        return fits(detail::training_memory_of(m, job, strategy, function), gpu, headroom).ok;
+        const training_memory need = detail::training_memory_of(m, job, strategy, function);
+        return detail::verdict_unchecked(need.total, gpu.memory, headroom).ok;
     };
     if (job.global_batch == 0) {
         return largest_that_fits(
@@ -318,19 +428,19 @@ GPUCALC_DETAIL_HOT constexpr std::int64_t max_micro_batch_for_training(const che
     }
     // Micro-batches that split the global batch: memory grows with the micro-batch, so the
     // answer is the largest of them below the first that does not fit. Micro-batch 1 always
-    // splits a valid job, and probing it checks the job.
-    detail::require_count(function, "limit", limit);
+    // splits a valid job, and probing it checks the job (parallel.data then divides the
+    // global batch).
     if (!fits_at(1)) return 0;
     std::int64_t best = 1;
-    const double data = static_cast<double>(strategy.parallel.data);
-    for (std::int64_t b = 2;
-         b <= limit && static_cast<double>(b) * data <= static_cast<double>(job.global_batch); ++b) {
+    const std::int64_t per_rank = detail::exact_quotient(job.global_batch, strategy.parallel.data);
+    detail::for_each_divisor(per_rank, limit, [&](std::int64_t b) {
+        if (b == 1) return false;
         strategy.micro_batch = b;
-        if (!detail::divides(b * strategy.parallel.data, job.global_batch)) continue;
-        if (!(detail::tokens_by_width(m, job, strategy) < detail::largest_exact_count)) break;
-        if (!fits_at(b)) break;
+        if (!(detail::tokens_by_width(m, job, strategy) < detail::largest_exact_count)) return true;
+        if (!fits_at(b)) return true;
         best = b;
-    }
+        return false;
+    });
     return best;
 }
 constexpr std::int64_t max_micro_batch_for_training(const transformer& m, const training_job& job,
@@ -342,14 +452,30 @@ constexpr std::int64_t max_micro_batch_for_training(const transformer& m, const 
 }
 
 /// The smallest MIG profile of `gpu` (by memory, then compute slices) that holds `required`;
-/// nullptr when none does or the GPU has no MIG.
+/// nullptr when none does or the GPU has no MIG. Ranges: `required` finite and >= 0;
+/// `gpu.memory` and each `gpu.mig[i].memory` in data_size's input range; `gpu.mig_count` in
+/// [0, max_mig_profiles], with `gpu.mig` pointing to that many profiles; `headroom` in [0, 1).
 constexpr const mig_profile* smallest_mig_profile(const gpu_spec& gpu, data_size required,
                                                   double headroom = 0.0) {
-    fits(required, gpu.memory, headroom);  // validates required and headroom, MIG or not
+    constexpr const char* function = "smallest_mig_profile";
+    detail::require_footprint(function, "required", required);
+    detail::check_capacity(function, "gpu.memory", gpu.memory, headroom);
+    if (gpu.mig_count < 0 || gpu.mig_count > max_mig_profiles) {
+        detail::throw_invalid(function, "gpu.mig_count", static_cast<double>(gpu.mig_count), "",
+                              "must be in [0, ", static_cast<double>(max_mig_profiles), "]");
+    }
+    // In a constant expression a read through a null `mig` is itself a compile error, and GCC
+    // with UBSan cannot compare a static table's address with nullptr there, so the comparison
+    // runs at run time only.
+    if (gpu.mig_count > 0 && !detail::is_constant_evaluated() && gpu.mig == nullptr) {
+        detail::throw_invalid(function, "gpu.mig_count", static_cast<double>(gpu.mig_count), "",
+                              "must be 0 when gpu.mig points to no profiles");
+    }
     const mig_profile* best = nullptr;
     for (std::int32_t i = 0; i < gpu.mig_count; ++i) {
         const mig_profile& p = gpu.mig[static_cast<std::size_t>(i)];
-        if (!fits(required, p.memory, headroom).ok) continue;
+        detail::require_positive(function, "gpu.mig.memory", p.memory);
+        if (!detail::verdict_unchecked(required, p.memory, headroom).ok) continue;
         if (best == nullptr || p.memory < best->memory ||
             (p.memory == best->memory && p.compute_slices < best->compute_slices)) {
             best = &p;

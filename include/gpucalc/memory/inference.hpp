@@ -17,8 +17,11 @@ namespace gpucalc {
 /// KV-cache bytes one token adds across the whole model: keys and values for every layer and
 /// KV head, 2 · layers · kv_heads · head_dim · bytes per element (derived from the attention
 /// definition; Llama-2-7B at 16 bits: 512 KiB, from HF config meta-llama/Llama-2-7b-hf).
+/// Ranges: the model's (check()); `kv` as bits_per_element says.
 constexpr data_size kv_cache_bytes_per_token(const transformer& m, const storage_format& kv) {
-    const checked_model cm = check(m, "kv_cache_bytes_per_token");
+    constexpr const char* function = "kv_cache_bytes_per_token";
+    const checked_model cm = check(m, function);
+    detail::check_stored_format(kv, function, "kv.");
     const double elements = 2.0 * static_cast<double>(m.layers * cm.kv_width());
     return storage_size(elements, kv);
 }
@@ -62,7 +65,11 @@ GPUCALC_DETAIL_INLINE constexpr inference_memory inference_memory_unchecked(
     }
     r.cached_tokens_per_sequence = cached;
     r.kv_cache_per_token = storage_size(detail::kv_elements_per_token(cm, tp, w.layers), setup.kv_cache);
-    r.kv_cache = static_cast<double>(setup.batch * cached) * r.kv_cache_per_token;
+    // cached < context + kv_block_tokens <= 2^41, so the product is formed in double: it may
+    // pass 2^53 (a large block rounds every sequence up), and the cache is then a large size,
+    // never a wrapped count.
+    r.kv_cache =
+        static_cast<double>(setup.batch) * static_cast<double>(cached) * r.kv_cache_per_token;
 
     const std::int64_t all_tokens = setup.batch * setup.context;
     const std::int64_t step_tokens =
@@ -96,7 +103,9 @@ GPUCALC_DETAIL_INLINE constexpr inference_memory inference_memory_of(const check
 /// rolling buffer, Jiang et al. 2023) and rounded up to whole paged blocks (Kwon et al. 2023).
 /// Activations: max_tokens_per_step tokens of one layer's live tensors, plus fp32 logits for
 /// one position per sequence (derived). Overhead: see runtime_overhead. A checked model skips
-/// the model's checks; the setup's are still made.
+/// the model's checks; the setup's are still made. Ranges: the model's (check()) and the
+/// setup's (see serving_setup and runtime_overhead); every field of the result is finite and
+/// >= 0.
 GPUCALC_DETAIL_HOT constexpr inference_memory inference_memory_per_gpu(const checked_model& m,
                                                                        const serving_setup& setup) {
     return detail::inference_memory_of(m, setup, "inference_memory_per_gpu");

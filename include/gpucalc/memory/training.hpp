@@ -16,10 +16,9 @@
 
 namespace gpucalc {
 
-/// Optimizer-state bytes per trained parameter, the fp32 master copy excluded.
-/// 8-bit Adam adds one fp32 scale per 2,048-value block per moment (Dettmers et al. 2022 §2);
-/// Adafactor keeps O(rows + columns) per matrix, taken as zero here.
-constexpr double optimizer_state_bytes(optimizer o) {
+namespace detail {
+/// optimizer_state_bytes() for an optimizer already checked.
+constexpr double optimizer_state_bytes_unchecked(optimizer o) {
     switch (o) {
         case optimizer::adamw: return 8.0;
         case optimizer::sgd_momentum: return 4.0;
@@ -27,6 +26,16 @@ constexpr double optimizer_state_bytes(optimizer o) {
         case optimizer::adafactor: return 0.0;
     }
     return 0.0;
+}
+}  // namespace detail
+
+/// Optimizer-state bytes per trained parameter, the fp32 master copy excluded.
+/// 8-bit Adam adds one fp32 scale per 2,048-value block per moment (Dettmers et al. 2022 §2);
+/// Adafactor keeps O(rows + columns) per matrix, taken as zero here. `o` must be one of the
+/// enumerators (a value cast from another integer is invalid_input, not 0 bytes).
+constexpr double optimizer_state_bytes(optimizer o) {
+    detail::require_enumerator("optimizer_state_bytes", "o", o, 4, "gpucalc::optimizer");
+    return detail::optimizer_state_bytes_unchecked(o);
 }
 
 /// Bytes on the most loaded GPU (the first pipeline stage), by kind; offloaded bytes are
@@ -44,9 +53,10 @@ struct training_memory {
 
 namespace detail {
 
-/// Optimizer bytes per trained parameter: the optimizer's state plus the fp32 master copy.
+/// Optimizer bytes per trained parameter of a checked job: the optimizer's state plus the fp32
+/// master copy.
 constexpr double optimizer_bytes_per_parameter(const training_job& job) {
-    return optimizer_state_bytes(job.optimizer) + (job.fp32_master_weights ? 4.0 : 0.0);
+    return optimizer_state_bytes_unchecked(job.optimizer) + (job.fp32_master_weights ? 4.0 : 0.0);
 }
 
 /// Activation bytes of one layer for one micro-batch on one GPU, for a checked job and
@@ -97,6 +107,8 @@ constexpr double layer_activation_bytes(const checked_model& cm, const training_
 /// FlashAttention drops the s² terms as selective recompute does, and keeps fp32 softmax
 /// statistics, 4·a·s·b/t bytes. A sliding window caps the keys each query scores. Context
 /// parallelism divides s by its degree, except for the keys each local query scores (derived).
+/// Ranges: the model's (check()), the job's and the strategy's (see training_job and
+/// training_strategy).
 constexpr data_size activation_bytes_per_layer(const transformer& m, const training_job& job,
                                                const training_strategy& strategy) {
     constexpr const char* function = "activation_bytes_per_layer";
@@ -131,17 +143,30 @@ constexpr model_states shard_model_states(double parameters, const training_job&
 
 /// The model states of `parameters` trained parameters on one GPU of `layout`, sharded by its
 /// ZeRO stage over its data-parallel ranks times its context-parallel ones, as
-/// training_memory_per_gpu shards the dense weights (see model_states).
+/// training_memory_per_gpu shards the dense weights (see model_states). Ranges: `parameters`
+/// 0 or in [1e-30, 2^53] (not necessarily whole: a GPU's share); of `job`, the optimizer and
+/// the parameter and gradient formats (see training_job); of `layout`, zero_stage 0–3, data
+/// and context_parallel in [1, 2^40] with their product at most 2^40 (the other degrees are
+/// not read). Errors name "layout.<degree>".
 constexpr model_states model_states_per_gpu(double parameters, const training_job& job,
                                             const parallel_layout& layout) {
     constexpr const char* function = "model_states_per_gpu";
-    detail::require_non_negative(function, "parameters", parameters);
-    detail::check_zero_stage(layout.zero_stage, function);
-    detail::require_count(function, "parallel.data", layout.data);
-    detail::require_count(function, "parallel.context_parallel", layout.context_parallel);
-    return detail::shard_model_states(
-        parameters, job, layout.zero_stage,
-        static_cast<double>(layout.data) * static_cast<double>(layout.context_parallel));
+    if (!((parameters >= detail::smallest_input && parameters <= detail::largest_exact_count) ||
+          parameters == 0.0)) {
+        detail::throw_invalid(function, "parameters", parameters, "",
+                              "must be 0 or in [1e-30, 2^53]");
+    }
+    detail::check_model_state_fields(job, function);
+    const detail::layout_path at{function, "layout."};
+    detail::check_zero_stage(layout.zero_stage, at);
+    detail::require_degree(at, "@data", layout.data);
+    detail::require_degree(at, "@context_parallel", layout.context_parallel);
+    const double ranks =
+        static_cast<double>(layout.data) * static_cast<double>(layout.context_parallel);
+    if (!(ranks <= static_cast<double>(detail::largest_count))) {
+        detail::throw_layout(at, "@data x @context_parallel", ranks, "must be <= 2^40");
+    }
+    return detail::shard_model_states(parameters, job, layout.zero_stage, ranks);
 }
 
 namespace detail {
@@ -176,8 +201,9 @@ GPUCALC_DETAIL_INLINE constexpr training_memory training_memory_of(const checked
         r.weights = storage_size((w.linear - w.experts) / p3 + w.experts / p3_experts,
                                  job.lora.frozen_base) +
                     storage_size(w.embedding_class / p3, job.parameters);
-        const double adapter = static_cast<double>(lora_parameter_count(m, job.lora.adapter)) /
-                               static_cast<double>(par.tensor * par.pipeline);
+        const double adapter =
+            static_cast<double>(detail::lora_parameters_unchecked(m, job.lora.adapter)) /
+            (static_cast<double>(par.tensor) * static_cast<double>(par.pipeline));
         const model_states trained = detail::shard_model_states(adapter, job, stage, dense_ranks);
         r.weights += trained.weights;
         r.gradients = trained.gradients;
@@ -244,7 +270,7 @@ GPUCALC_DETAIL_INLINE constexpr training_memory training_memory_of(const checked
     r.activations = make<bytes>(activations);
 
     const data_size tensors = r.weights + r.gradients + r.optimizer_states + r.activations;
-    const bool parallel = gpus_of(par) > 1;
+    const bool parallel = detail::gpus_unchecked(par) > 1;
     r.overhead = detail::overhead_for(job.overhead, tensors, parallel);
     r.total = tensors + r.overhead;
     return r;
@@ -263,7 +289,8 @@ GPUCALC_DETAIL_INLINE constexpr training_memory training_memory_of(const checked
 /// masks and, without pipelining, the output layer's inputs and fp32 logits (§4.3); with
 /// recompute, the layer being recomputed holds its full activations once more at the peak
 /// (derived). A checked model skips the model's checks; the job's and strategy's are still
-/// made.
+/// made. Ranges: the model's (check()), the job's and the strategy's (see training_job,
+/// training_strategy and runtime_overhead); every field of the result is finite and >= 0.
 GPUCALC_DETAIL_HOT constexpr training_memory training_memory_per_gpu(const checked_model& m,
                                                                      const training_job& job,
                                                                      const training_strategy& strategy) {

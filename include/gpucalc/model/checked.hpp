@@ -11,10 +11,12 @@ namespace gpucalc {
 class checked_model;
 
 /// Checks `m` once and returns it with the values every evaluation derives from it. Rejects a
-/// shape no model has: non-positive sizes; KV heads that do not divide the heads; a head_dim
-/// other than hidden/heads left implicit when hidden is not divisible; an MoE top-k outside
-/// [1, experts] (0 or 1 for a dense model); a negative window; a model whose parameter count
-/// would pass 2^53. Errors name `function`.
+/// shape no model has: a count outside its range (see transformer: sizes in [1, 2^40], the
+/// optional ones in [0, 2^40]); KV heads that do not divide the heads; a head_dim other than
+/// hidden/heads left implicit when hidden is not divisible; learned positions without a
+/// max_context; an MoE top-k outside [1, experts] (0 or 1 for a dense model); an mlp, norm or
+/// positions value outside its enum; a model whose parameter count, router, biases and norms
+/// included, reaches 2^53. Errors name `function`.
 constexpr checked_model check(const transformer& m, const char* function = "check(transformer)");
 
 /// A transformer that passed check(), with its derived values computed once. Only check()
@@ -46,8 +48,8 @@ private:
         : spec_(m),
           kv_heads_(kv_heads_of(m)),
           head_dim_(head_dim_of(m)),
-          q_width_(q_width_of(m)),
-          kv_width_(kv_width_of(m)),
+          q_width_(detail::q_width_unchecked(m)),
+          kv_width_(detail::kv_width_unchecked(m)),
           layer_(detail::layer_parameters_of(m)),
           parameters_(detail::count_parameters(m)) {}
 

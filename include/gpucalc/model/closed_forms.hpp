@@ -10,7 +10,8 @@ namespace gpucalc {
 
 /// Narayanan et al. 2021 (SC21), Eq. 2, for GPT-style models: P = 12·l·h²·(1 + 13/(12h) +
 /// (V + s)/(12·l·h)). It counts a plain 4h MLP with biases and learned positions of length s,
-/// and leaves out the final layer norm; parameter_count() is the exact figure.
+/// and leaves out the final layer norm; parameter_count() is the exact figure. Ranges: every
+/// count in [1, 2^40] (the result, at most about 2e37, is finite).
 constexpr double megatron_parameter_count(std::int64_t layers, std::int64_t hidden,
                                           std::int64_t vocab, std::int64_t sequence) {
     detail::require_count("megatron_parameter_count", "layers", layers);
@@ -25,15 +26,21 @@ constexpr double megatron_parameter_count(std::int64_t layers, std::int64_t hidd
 }
 
 /// Kaplan et al. 2020 (§2.1): training compute C ≈ 6·N·D for N non-embedding parameters and
-/// D tokens. Pass the active parameter count for an MoE model.
+/// D tokens. Pass the active parameter count for an MoE model. Ranges: `parameters` in
+/// [1, 2^53] (the counts gpucalc handles exactly); `tokens` in token_count's input range
+/// (docs/units.md), so the result is finite and positive.
 constexpr flop_count kaplan_training_flops(double parameters, token_count tokens) {
-    detail::require_positive("kaplan_training_flops", "parameters", parameters);
+    if (!(parameters >= 1.0 && parameters <= detail::largest_exact_count)) {
+        detail::throw_invalid("kaplan_training_flops", "parameters", parameters, "",
+                              "must be in [1, 2^53]");
+    }
     detail::require_positive("kaplan_training_flops", "tokens", tokens);
     return make<flops>(6.0 * parameters * in<gpucalc::tokens>(tokens));
 }
 
 /// Narayanan et al. 2021 (SC21) Eq. 3: FLOPs of one training iteration of a GPT model with
-/// full activation recomputation, F = 96·B·s·l·h²·(1 + s/(6h) + V/(16·l·h)).
+/// full activation recomputation, F = 96·B·s·l·h²·(1 + s/(6h) + V/(16·l·h)). Ranges: every
+/// count in [1, 2^40] (the result, at most about 2e62 FLOP, is finite).
 constexpr flop_count megatron_flops_per_iteration(std::int64_t batch, std::int64_t sequence,
                                                   std::int64_t layers, std::int64_t hidden,
                                                   std::int64_t vocab) {

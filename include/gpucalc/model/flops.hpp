@@ -41,7 +41,11 @@ enum class pair_count {
 };
 
 constexpr std::string_view to_string(pair_count c) {
-    return c == pair_count::all_keys ? "all_keys" : "causal";
+    switch (c) {
+        case pair_count::all_keys: return "all_keys";
+        case pair_count::causal: return "causal";
+    }
+    return "unknown";
 }
 
 namespace detail {
@@ -68,12 +72,15 @@ constexpr double attention_pairs_unchecked(const transformer& m, std::int64_t qu
 /// `keys − queries` cached ones, counted as `counted` says, each query's keys capped by a sliding
 /// window (derived). The one count every attention FLOP in gpucalc comes from: 4 × pairs ×
 /// heads × head_dim FLOPs per layer for QKᵀ and ·V (Narayanan et al. 2021, §5.1).
+/// Ranges: the model's (check()); `queries` and `keys` in [1, 2^40], queries <= keys;
+/// `counted` a pair_count value.
 constexpr double attention_pairs(const transformer& m, std::int64_t queries, std::int64_t keys,
                                  pair_count counted) {
     constexpr const char* function = "attention_pairs";
     detail::check_shape(m, function);
     detail::require_count(function, "queries", queries);
     detail::require_count(function, "keys", keys);
+    detail::require_enumerator(function, "counted", counted, 2, "pair_count");
     if (queries > keys) {
         detail::throw_invalid(function, "queries", static_cast<double>(queries), "",
                               "must not exceed keys = ", static_cast<double>(keys),
@@ -139,6 +146,7 @@ GPUCALC_DETAIL_INLINE constexpr forward_flops forward_flops_unchecked(const chec
 /// Weight matmuls cost 2 FLOPs per active parameter (Kaplan et al. 2020, §2.1); attention costs
 /// 2·2·context·(heads·head_dim) per layer for QKᵀ and ·V (Narayanan et al. 2021, §5.1, which,
 /// like Chowdhery et al. 2022 App. B, counts all keys, not half for a causal mask).
+/// Ranges: the model's (check()); `context` in [1, 2^40].
 constexpr forward_flops forward_flops_per_token(const transformer& m, std::int64_t context) {
     const checked_model cm = check(m, "forward_flops_per_token");
     detail::require_count("forward_flops_per_token", "context", context);
@@ -155,9 +163,14 @@ struct training_flops {
     flop_count hardware{};
 };
 
+/// Ranges: the model's (check()); `sequence` in [1, 2^40]; `policy` a recompute value.
 constexpr training_flops training_flops_per_token(const transformer& m, std::int64_t sequence,
                                                   recompute policy = recompute::none) {
-    const forward_flops f = forward_flops_per_token(m, sequence);
+    constexpr const char* function = "training_flops_per_token";
+    const checked_model cm = check(m, function);
+    detail::require_count(function, "sequence", sequence);
+    detail::require_enumerator(function, "policy", policy, 3, "recompute");
+    const forward_flops f = detail::forward_flops_unchecked(cm, sequence);
     training_flops t{};
     t.model = 3.0 * f.total;
     switch (policy) {

@@ -33,10 +33,11 @@ struct layer_parameters {
 
 namespace detail {
 
+/// One layer's parameters of a model whose shape is checked (every product is below 2^53).
 constexpr layer_parameters layer_parameters_of(const transformer& m) {
     const std::int64_t h = m.hidden;
-    const std::int64_t q_width = q_width_of(m);
-    const std::int64_t kv_width = kv_width_of(m);
+    const std::int64_t q_width = q_width_unchecked(m);
+    const std::int64_t kv_width = kv_width_unchecked(m);
     const std::int64_t matrices = m.mlp == mlp_kind::gated ? 3 : 2;
     const std::int64_t bias = m.linear_biases ? 1 : 0;
     layer_parameters p{};
@@ -72,7 +73,8 @@ constexpr parameter_counts count_parameters(const transformer& m) {
 
 /// Exact parameter count of `m`, derived from the architecture (each weight matrix is
 /// rows × columns; a bias adds its width; RMSNorm has hidden weights, LayerNorm 2 × hidden).
-/// Reproduces the published checkpoint counts (tests: Llama-2/3, Mistral, Mixtral).
+/// Reproduces the published checkpoint counts (tests: Llama-2/3, Mistral, Mixtral). Ranges:
+/// the model's (see transformer); every count returned is an exact integer below 2^53.
 constexpr parameter_counts parameter_count(const transformer& m) {
     detail::check_shape(m, "parameter_count");
     return detail::count_parameters(m);

@@ -19,17 +19,38 @@ enum class norm_kind { rms_norm, layer_norm };
 /// Position information: rotary (no parameters) or a learned table of max_context rows.
 enum class position_kind { rotary, learned };
 
-constexpr std::string_view to_string(mlp_kind k) { return k == mlp_kind::gated ? "gated" : "plain"; }
+constexpr std::string_view to_string(mlp_kind k) {
+    switch (k) {
+        case mlp_kind::gated: return "gated";
+        case mlp_kind::plain: return "plain";
+    }
+    return "unknown";
+}
 constexpr std::string_view to_string(norm_kind k) {
-    return k == norm_kind::rms_norm ? "rms_norm" : "layer_norm";
+    switch (k) {
+        case norm_kind::rms_norm: return "rms_norm";
+        case norm_kind::layer_norm: return "layer_norm";
+    }
+    return "unknown";
 }
 constexpr std::string_view to_string(position_kind k) {
-    return k == position_kind::rotary ? "rotary" : "learned";
+    switch (k) {
+        case position_kind::rotary: return "rotary";
+        case position_kind::learned: return "learned";
+    }
+    return "unknown";
 }
 
 /// A decoder-only transformer as its config file describes it. Counts are plain integers.
 /// Zero in kv_heads or head_dim means "the usual default" (kv_heads = heads, i.e. multi-head
 /// attention; head_dim = hidden / heads). experts <= 1 means a dense model.
+///
+/// Valid ranges (check() enforces them; docs/memory.md, "Input ranges"): layers, hidden, heads,
+/// ffn_hidden and vocab in [1, 2^40]; kv_heads, head_dim, max_context, experts and
+/// sliding_window in [0, 2^40] (0: the default); experts_per_token in [1, experts] for an MoE,
+/// 0 or 1 for a dense model; each enum one of its enumerators; and the whole parameter count
+/// (router, biases, norms and a learned position table included) below 2^53, so every count
+/// gpucalc forms from it is an exact integer.
 struct transformer {
     std::string_view name{};
     std::int64_t layers = 0;
@@ -66,10 +87,55 @@ constexpr std::int64_t active_experts_of(const transformer& m) {
     return m.experts > 1 ? m.experts_per_token : 1;
 }
 
+namespace detail {
+/// A count that may be 0 (a default, or "none"): in [0, 2^40]. `negative_rule` is the whole rule
+/// a negative value breaks, saying what 0 means.
+constexpr void require_count_or_zero(const char* function, const char* field, std::int64_t value,
+                                     const char* negative_rule) {
+    if (value < 0) throw_invalid(function, field, static_cast<double>(value), "", negative_rule);
+    if (value > largest_count) {
+        throw_invalid(function, field, static_cast<double>(value), "", "must be <= 2^40");
+    }
+}
+
+/// The query (heads × head_dim) and key/value (kv_heads × head_dim) widths of a model whose
+/// shape is checked: each product is at most its attention weights, below 2^53.
+constexpr std::int64_t q_width_unchecked(const transformer& m) { return m.heads * head_dim_of(m); }
+constexpr std::int64_t kv_width_unchecked(const transformer& m) {
+    return kv_heads_of(m) * head_dim_of(m);
+}
+
+/// The checks q_width_of and kv_width_of make of the fields a width reads (`kv`: the key/value
+/// width): each count in its range, and the product below 2^53. Returns the width.
+constexpr std::int64_t checked_width(const transformer& m, const char* function, bool kv) {
+    require_count(function, "heads", m.heads);
+    if (kv) {
+        require_count_or_zero(function, "kv_heads", m.kv_heads,
+                              "must be >= 0 (0 means kv_heads = heads)");
+    }
+    require_count_or_zero(function, "head_dim", m.head_dim,
+                          "must be >= 0 (0 means hidden / heads)");
+    if (m.head_dim == 0) require_count(function, "hidden", m.hidden);
+    const std::int64_t heads = kv ? kv_heads_of(m) : m.heads;
+    const double width = static_cast<double>(heads) * static_cast<double>(head_dim_of(m));
+    if (!(width < largest_exact_count)) {
+        throw_invalid(function, kv ? "kv_heads x head_dim" : "heads x head_dim", width, "",
+                      "must stay below 2^53, where counts stop being exact");
+    }
+    return heads * head_dim_of(m);
+}
+}  // namespace detail
+
 /// Width of the query projection (heads × head_dim) and of the key or value projection
-/// (kv_heads × head_dim).
-constexpr std::int64_t q_width_of(const transformer& m) { return m.heads * head_dim_of(m); }
-constexpr std::int64_t kv_width_of(const transformer& m) { return kv_heads_of(m) * head_dim_of(m); }
+/// (kv_heads × head_dim). They check the fields they read (heads and hidden in [1, 2^40];
+/// kv_heads and head_dim in [0, 2^40]; the width below 2^53), not the whole model; a
+/// checked_model carries both widths ready.
+constexpr std::int64_t q_width_of(const transformer& m) {
+    return detail::checked_width(m, "q_width_of", false);
+}
+constexpr std::int64_t kv_width_of(const transformer& m) {
+    return detail::checked_width(m, "kv_width_of", true);
+}
 
 /// Keys a token attends to at `context`: the sliding window caps it.
 constexpr std::int64_t attended_tokens(const transformer& m, std::int64_t context) {
@@ -77,67 +143,83 @@ constexpr std::int64_t attended_tokens(const transformer& m, std::int64_t contex
 }
 
 namespace detail {
+/// The exact parameter count of a model whose fields are each in range, formed in double:
+/// model/parameters.hpp's count_parameters term for term. Every term is a sum of products of
+/// non-negative integers, and rounding is monotonic, so when the result is below 2^53 every
+/// intermediate was too, and exact; at or above it the model is rejected.
+constexpr double parameter_total(const transformer& m) {
+    const double h = static_cast<double>(m.hidden);
+    const double d = static_cast<double>(head_dim_of(m));
+    const double q = static_cast<double>(m.heads) * d;
+    const double kv = static_cast<double>(kv_heads_of(m)) * d;
+    const double f = static_cast<double>(m.ffn_hidden);
+    const double experts = static_cast<double>(experts_of(m));
+    const double bias = m.linear_biases ? 1.0 : 0.0;
+    const double matrices = m.mlp == mlp_kind::gated ? 3.0 : 2.0;
+    const double attention = h * q + 2.0 * h * kv + q * h + bias * (q + 2.0 * kv + h);
+    const double expert = matrices * h * f + bias * ((matrices - 1.0) * f + h);
+    const double router = m.experts > 1 ? h * experts : 0.0;
+    const double norm = m.norm == norm_kind::rms_norm ? h : 2.0 * h;
+    const double vocab = static_cast<double>(m.vocab) * h;
+    const double positions =
+        m.positions == position_kind::learned ? static_cast<double>(m.max_context) * h : 0.0;
+    return static_cast<double>(m.layers) * (attention + experts * expert + router + 2.0 * norm) +
+           vocab + positions + norm + (m.tied_embeddings ? 0.0 : vocab);
+}
+
 /// The rules check(transformer) applies (model/checked.hpp), naming `function` in its errors:
-/// non-positive sizes; KV heads that do not divide the heads; a head_dim other than
-/// hidden/heads left implicit when hidden is not divisible; an MoE top-k outside [1, experts]
-/// (0 or 1 for a dense model); a negative window; a parameter count past 2^53.
+/// every count in its range (see transformer); KV heads that do not divide the heads; a
+/// head_dim other than hidden/heads left implicit when hidden is not divisible; learned
+/// positions without a table size; an MoE top-k outside [1, experts] (0 or 1 for a dense
+/// model); an enum outside its enumerators; a parameter count at or past 2^53.
 constexpr void check_shape(const transformer& m, const char* function) {
-    detail::require_count(function, "layers", m.layers);
-    detail::require_count(function, "hidden", m.hidden);
-    detail::require_count(function, "heads", m.heads);
-    detail::require_count(function, "ffn_hidden", m.ffn_hidden);
-    detail::require_count(function, "vocab", m.vocab);
-    if (m.kv_heads < 0 || (m.kv_heads > 0 && !detail::divides(m.kv_heads, m.heads))) {
-        detail::throw_invalid(function, "kv_heads", static_cast<double>(m.kv_heads), "",
-                              "must divide heads = ", static_cast<double>(m.heads),
-                              " (0 means kv_heads = heads)");
+    require_count(function, "layers", m.layers);
+    require_count(function, "hidden", m.hidden);
+    require_count(function, "heads", m.heads);
+    require_count(function, "ffn_hidden", m.ffn_hidden);
+    require_count(function, "vocab", m.vocab);
+    require_count_or_zero(function, "kv_heads", m.kv_heads,
+                          "must be >= 0 (0 means kv_heads = heads)");
+    if (m.kv_heads > 0 && !divides(m.kv_heads, m.heads)) {
+        throw_invalid(function, "kv_heads", static_cast<double>(m.kv_heads), "",
+                      "must divide heads = ", static_cast<double>(m.heads),
+                      " (0 means kv_heads = heads)");
     }
-    if (m.head_dim < 0 || (m.head_dim == 0 && !detail::divides(m.heads, m.hidden))) {
-        detail::throw_invalid(function, "head_dim", static_cast<double>(m.head_dim), "",
-                              "must be > 0, or 0 with hidden divisible by heads = ",
-                              static_cast<double>(m.heads), "");
+    require_count_or_zero(function, "head_dim", m.head_dim,
+                          "must be >= 0 (0 means hidden / heads)");
+    if (m.head_dim == 0 && !divides(m.heads, m.hidden)) {
+        throw_invalid(function, "head_dim", static_cast<double>(m.head_dim), "",
+                      "must be > 0, or 0 with hidden divisible by heads = ",
+                      static_cast<double>(m.heads), "");
     }
-    if (m.max_context < 0) {
-        detail::throw_invalid(function, "max_context", static_cast<double>(m.max_context), "",
-                              "must be >= 0");
-    }
+    require_count_or_zero(function, "max_context", m.max_context,
+                          "must be >= 0 (0 leaves it unstated)");
+    require_enumerator(function, "mlp", m.mlp, 2, "mlp_kind");
+    require_enumerator(function, "norm", m.norm, 2, "norm_kind");
+    require_enumerator(function, "positions", m.positions, 2, "position_kind");
     if (m.positions == position_kind::learned && m.max_context < 1) {
-        detail::throw_invalid(function, "max_context", static_cast<double>(m.max_context), "",
-                              "must be >= 1 with learned positions (it sizes their table)");
+        throw_invalid(function, "max_context", static_cast<double>(m.max_context), "",
+                      "must be >= 1 with learned positions (it sizes their table)");
     }
-    if (m.experts < 0) {
-        detail::throw_invalid(function, "experts", static_cast<double>(m.experts), "",
-                              "must be >= 0 (0 or 1 means dense)");
-    }
+    require_count_or_zero(function, "experts", m.experts, "must be >= 0 (0 or 1 means dense)");
     if (m.experts > 1 && (m.experts_per_token < 1 || m.experts_per_token > m.experts)) {
-        detail::throw_invalid(function, "experts_per_token",
-                              static_cast<double>(m.experts_per_token), "",
-                              "must be in [1, experts = ", static_cast<double>(m.experts), "]");
+        throw_invalid(function, "experts_per_token",
+                      static_cast<double>(m.experts_per_token), "",
+                      "must be in [1, experts = ", static_cast<double>(m.experts), "]");
     }
     if (m.experts <= 1 && (m.experts_per_token < 0 || m.experts_per_token > 1)) {
-        detail::throw_invalid(function, "experts_per_token",
-                              static_cast<double>(m.experts_per_token), "",
-                              "must be 0 or 1 for a dense model (experts <= 1)");
+        throw_invalid(function, "experts_per_token",
+                      static_cast<double>(m.experts_per_token), "",
+                      "must be 0 or 1 for a dense model (experts <= 1)");
     }
-    if (m.sliding_window < 0) {
-        detail::throw_invalid(function, "sliding_window", static_cast<double>(m.sliding_window),
-                              "", "must be >= 0 (0 means full attention)");
-    }
-    // Counts are exact integers: every product must stay below 2^53, where doubles and the
-    // integer arithmetic here stop being exact. A bound on the total (in double) keeps each
-    // intermediate product below it too.
-    const double h = static_cast<double>(m.hidden);
-    const double widths = static_cast<double>(m.heads + 2 * kv_heads_of(m)) *
-                          static_cast<double>(head_dim_of(m));
-    const double bound =
-        static_cast<double>(m.layers) *
-            (2.0 * h * widths + 3.0 * h * static_cast<double>(m.ffn_hidden) *
-                                    static_cast<double>(experts_of(m)) + 8.0 * h) +
-        2.0 * h * static_cast<double>(m.vocab + m.max_context) + 2.0 * h;
-    if (!(bound < detail::largest_exact_count)) {
-        detail::throw_invalid(function, "layers", static_cast<double>(m.layers), "",
-                              "with this width and vocabulary gives over 2^53 parameters, past "
-                              "what gpucalc counts exactly");
+    require_count_or_zero(function, "sliding_window", m.sliding_window,
+                          "must be >= 0 (0 means full attention)");
+    // Every field is in range, so the total below cannot overflow a double, and checking it
+    // bounds every count formed from the model (see parameter_total).
+    const double total = parameter_total(m);
+    if (!(total < largest_exact_count)) {
+        throw_invalid(function, "parameter count", total, "",
+                      "must stay below 2^53, where counts stop being exact");
     }
 }
 }  // namespace detail

@@ -10,6 +10,7 @@
 #include "../parallelism.hpp"
 #include "../precision.hpp"
 #include "../units.hpp"
+#include "../workload.hpp"
 
 namespace gpucalc {
 
@@ -17,7 +18,8 @@ namespace gpucalc {
 /// tokens after `keys − queries` cached ones, of which `outputs` per sequence reach the output
 /// head. Training and prefill: queries = keys = the sequence (outputs = the sequence in
 /// training, 1 in prefill); decode: queries = 1, keys = the context, outputs = 1. `counted` says
-/// which (query, key) pairs the attention FLOPs count (pair_count).
+/// which (query, key) pairs the attention FLOPs count (pair_count). Ranges: batch, queries,
+/// keys and outputs in [1, 2^40], outputs <= queries <= keys; counted a pair_count value.
 struct pass_shape {
     std::int64_t batch = 1;
     std::int64_t queries = 1;
@@ -28,7 +30,7 @@ struct pass_shape {
 
 /// The storage formats a cost is priced in: linear-layer weights; the embedding, the output head
 /// and the norms (quantized models keep them at 16 bits); the activations the collectives carry;
-/// and the gradients data parallelism reduces.
+/// and the gradients data parallelism reduces. Ranges: each as bits_per_element says.
 struct cost_formats {
     storage_format weights = formats::bf16;
     storage_format embeddings = formats::bf16;
@@ -117,17 +119,26 @@ constexpr void check_pass_shape(const pass_shape& p, const char* function) {
         throw_invalid(function, "pass.outputs", static_cast<double>(p.outputs), "",
                       "must not exceed pass.queries = ", static_cast<double>(p.queries), "");
     }
+    require_enumerator(function, "pass.counted", p.counted, 2, "pair_count");
+}
+
+constexpr void check_cost_formats(const cost_formats& f, const char* function) {
+    check_stored_format(f.weights, function, "formats.weights.");
+    check_stored_format(f.embeddings, function, "formats.embeddings.");
+    check_stored_format(f.activations, function, "formats.activations.");
+    check_stored_format(f.gradients, function, "formats.gradients.");
 }
 
 /// The layout checks the costs make: the layout's rules, and no context parallelism, whose
-/// split of the queries and K/V exchange these costs do not model yet.
+/// split of the queries and K/V exchange these costs do not model yet. The layout is passed on
+/// its own, so its fields read "layout.tensor".
 constexpr void check_cost_layout(const checked_model& cm, const parallel_layout& layout,
                                  const char* function) {
-    check(cm, layout, function);
+    const layout_path at{function, "layout."};
+    check(cm, layout, at);
     if (layout.context_parallel != 1) {
-        throw_invalid(function, "parallel.context_parallel",
-                      static_cast<double>(layout.context_parallel), "",
-                      "must be 1: per-layer costs do not model context parallelism yet");
+        throw_layout(at, "@context_parallel", static_cast<double>(layout.context_parallel),
+                     "must be 1: per-layer costs do not model context parallelism yet");
     }
 }
 
@@ -137,10 +148,12 @@ constexpr std::int64_t stage_layers(const transformer& m, std::int64_t pipeline,
     return m.layers / pipeline + (stage < m.layers % pipeline ? 1 : 0);
 }
 
-constexpr void check_stage(std::int64_t pipeline, std::int64_t stage, const char* function) {
+/// `rule_head` names the pipeline degree as the caller wrote it.
+constexpr void check_stage(std::int64_t pipeline, std::int64_t stage, const char* function,
+                           const char* rule_head = "must be in [0, pipeline - 1 = ") {
     if (stage < 0 || stage >= pipeline) {
-        throw_invalid(function, "stage", static_cast<double>(stage), "",
-                      "must be in [0, pipeline - 1 = ", static_cast<double>(pipeline - 1), "]");
+        throw_invalid(function, "stage", static_cast<double>(stage), "", rule_head,
+                      static_cast<double>(pipeline - 1), "]");
     }
 }
 
@@ -232,12 +245,15 @@ GPUCALC_DETAIL_INLINE constexpr flop_count pass_forward_flops(const checked_mode
 
 /// The cost of one layer of `m` for `pass` on one GPU of `layout` (see layer_cost). The layout
 /// is checked as for training: TP splits the heads, EP the experts; context parallelism must be
-/// 1 (not modelled here yet).
+/// 1 (not modelled here yet). Ranges: the model's (check()); the layout's (parallel_layout,
+/// reported as "layout.<degree>"); the pass's (pass_shape); the formats' (cost_formats).
+/// Every field of the result is finite and >= 0.
 constexpr layer_cost layer_cost_of(const checked_model& m, const parallel_layout& layout,
                                    const pass_shape& pass, const cost_formats& formats = {}) {
     constexpr const char* function = "layer_cost_of";
     detail::check_cost_layout(m, layout, function);
     detail::check_pass_shape(pass, function);
+    detail::check_cost_formats(formats, function);
     return detail::layer_cost_unchecked(m, layout, pass, formats);
 }
 constexpr layer_cost layer_cost_of(const transformer& m, const parallel_layout& layout,
@@ -247,7 +263,8 @@ constexpr layer_cost layer_cost_of(const transformer& m, const parallel_layout& 
 
 /// Layers on pipeline stage `stage` (0-based) of `pipeline`: the layers split as evenly as they
 /// go, the first layers mod pipeline stages taking one more (derived; Megatron-LM asks for an
-/// even split, which this gives when the pipeline divides the layers).
+/// even split, which this gives when the pipeline divides the layers). Ranges: the model's;
+/// `pipeline` in [1, layers]; `stage` in [0, pipeline − 1].
 constexpr std::int64_t layers_on_stage(const transformer& m, std::int64_t pipeline,
                                        std::int64_t stage) {
     constexpr const char* function = "layers_on_stage";
@@ -265,15 +282,17 @@ constexpr std::int64_t layers_on_stage(const transformer& m, std::int64_t pipeli
 /// stage_cost). The first stage holds the token embedding (split over TP by vocabulary, as
 /// Megatron-LM's vocab-parallel embedding) and any learned position table; the last the final
 /// norm and the output head, which needs its own copy when tied and the ends are on different
-/// stages (as weights_on_worst_stage counts them).
+/// stages (as weights_on_worst_stage counts them). Ranges: as layer_cost_of, and `stage` in
+/// [0, layout.pipeline − 1].
 constexpr stage_cost stage_cost_of(const checked_model& cm, const parallel_layout& layout,
                                    const pass_shape& pass, std::int64_t stage,
                                    const cost_formats& formats = {}) {
     constexpr const char* function = "stage_cost_of";
     detail::check_cost_layout(cm, layout, function);
     detail::check_pass_shape(pass, function);
+    detail::check_cost_formats(formats, function);
     const transformer& m = cm.spec();
-    detail::check_stage(layout.pipeline, stage, function);
+    detail::check_stage(layout.pipeline, stage, function, "must be in [0, layout.pipeline - 1 = ");
     const layer_cost one = detail::layer_cost_unchecked(cm, layout, pass, formats);
     stage_cost s{};
     s.layers = detail::stage_layers(m, layout.pipeline, stage);

@@ -298,14 +298,15 @@ std::string to_string(const quantity_of<Dimension>& q, const format_options& opt
     if (set.count == 0) return in_base_units();
     // The largest label not above |v|; then one label up if rounding reaches the next label's
     // size in this label's units, so 999.7 GB reads "1 TB" rather than "1000 GB".
-    // Zero reads in the base unit where the dimension has one ("0 s", not "0 ns").
+    // Zero, inf and NaN read in the base unit where the dimension has one ("0 s", not "0 ns";
+    // "inf B", not "inf EiB").
     const double size = std::fabs(v);
+    const bool no_magnitude = std::fpclassify(v) == FP_ZERO || !std::isfinite(v);
     int chosen = 0;
     for (int i = 1; i < set.count; ++i) {
-        const bool zero_here = std::fpclassify(v) == FP_ZERO && set.labels[i].factor <= 1.0;
-        if (size >= set.labels[i].factor || zero_here) chosen = i;
+        if (no_magnitude ? set.labels[i].factor <= 1.0 : size >= set.labels[i].factor) chosen = i;
     }
-    if (chosen + 1 < set.count) {
+    if (!no_magnitude && chosen + 1 < set.count) {
         const double next_in_this = set.labels[chosen + 1].factor / set.labels[chosen].factor;
         const double scaled = std::fabs(v) / set.labels[chosen].factor;
         if (detail::round_to_significant(scaled, significant) >= next_in_this) ++chosen;
