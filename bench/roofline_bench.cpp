@@ -197,16 +197,13 @@ struct raw_decode {
 };
 
 /// roofline/inference.hpp's detail::check_pass(), transliterated: the serving setup's shape
-/// checks (workload.hpp's detail::check, unit-free, so shared), the efficiencies, the bandwidth,
-/// the formats (unit-free, shared) and the peak, which it returns.
+/// checks (workload.hpp's detail::check, unit-free, so shared; its storage formats included), the
+/// efficiencies, the bandwidth and the peak, which it returns.
 GPUCALC_DETAIL_INLINE inline double raw_check_pass(const gpucalc::checked_model& cm, const raw_gpu& gpu,
                                                    const gpucalc::serving_setup& s, const char* function) {
     detail::check(cm, s, function);
     detail::check(s.efficiency, function);
     twin::require_positive<gpucalc::bandwidth>(function, "gpu.memory_bandwidth", gpu.memory_bandwidth);
-    detail::check_format(s.weights, function, "weights.");
-    detail::check_format(s.embeddings, function, "embeddings.");
-    detail::check_format(s.kv_cache, function, "kv_cache.");
     return raw_peak_of(gpu, s.compute, function, "compute");
 }
 

@@ -404,7 +404,7 @@ TEST_CASE("errors name the function the caller called and the field as the calle
     gpu_spec infinite = cat::h100_sxm;
     infinite.dense_peak.bf16 = make<flops_per_second>(inf);
     CHECK_THROWS_WITH_AS(decode(cat::llama_2_7b, infinite, serving_setup{}),
-                         "decode: gpu.dense_peak.bf16 = inf EFLOP/s must be at most 1e30 FLOP/s",
+                         "decode: gpu.dense_peak.bf16 = inf FLOP/s must be at most 1e30 FLOP/s",
                          invalid_input);
     serving_setup no_batch{};
     no_batch.batch = 0;

@@ -24,26 +24,6 @@ struct training_cost_estimate {
 };
 
 namespace detail {
-/// The GPUs of `layout` for pricing: tensor × pipeline × context_parallel × data, each degree
-/// checked before the product is formed, and the product at most 2^40. A layout passed on its
-/// own is named "layout." (within a setup or a strategy it is "parallel.").
-constexpr std::int64_t priced_gpus(const parallel_layout& layout, const char* function) {
-    require_count(function, "layout.tensor", layout.tensor);
-    require_count(function, "layout.pipeline", layout.pipeline);
-    require_count(function, "layout.context_parallel", layout.context_parallel);
-    require_count(function, "layout.data", layout.data);
-    // Each factor is at most 2^40, so the product formed in double cannot overflow.
-    const double gpus = static_cast<double>(layout.tensor) * static_cast<double>(layout.pipeline) *
-                        static_cast<double>(layout.context_parallel) *
-                        static_cast<double>(layout.data);
-    if (!(gpus <= static_cast<double>(largest_count))) {
-        throw_invalid(function,
-                      "layout.tensor x layout.pipeline x layout.context_parallel x layout.data",
-                      gpus, "", "must be <= 2^40");
-    }
-    return gpus_of(layout);
-}
-
 /// A run of `time` on `gpus` GPUs at `price`. The time may be an estimate longer than any input
 /// duration, so the usage and the cost are formed here without job_cost's input checks.
 constexpr training_cost_estimate priced_run(duration time, std::int64_t gpus, gpu_price price) {
@@ -63,7 +43,8 @@ constexpr training_cost_estimate training_cost(duration time, const parallel_lay
                                                gpu_price price) {
     constexpr const char* function = "training_cost";
     detail::require_positive(function, "time", time);
-    const std::int64_t gpus = detail::priced_gpus(layout, function);
+    // A layout passed on its own is named "layout." (parallelism.hpp).
+    const std::int64_t gpus = detail::checked_gpus(layout, {function, "layout."});
     detail::require_non_negative(function, "price", price);
     return detail::priced_run(time, gpus, price);
 }
@@ -79,7 +60,7 @@ constexpr training_cost_estimate training_cost(const transformer& m, const gpu_s
     detail::require_positive(function, "tokens", tokens);
     const duration time = detail::time_for_tokens(m, gpu, in<gpucalc::tokens>(tokens), job, layout,
                                                   assumption, function);
-    return detail::priced_run(time, gpus_of(layout), price);
+    return detail::priced_run(time, detail::gpus_unchecked(layout), price);
 }
 
 /// Serving cost per output token (shown per million) for one replica decoding `setup`
@@ -94,7 +75,8 @@ constexpr token_price serving_cost_per_million_tokens(const transformer& m, cons
     const decode_estimate d = detail::decode_step(check(m, function), gpu, setup, false, function);
     // The decode answer is finite and positive, but may lie outside the token rates an input
     // may have, so cost_per_million_tokens' checks are not run on it.
-    return price * make<gpus>(static_cast<double>(gpus_of(setup))) / d.aggregate_rate;
+    return price * make<gpus>(static_cast<double>(detail::gpus_unchecked(setup.parallel))) /
+           d.aggregate_rate;
 }
 
 // A $/h instance price where these take a $/GPU·h price: a sentence instead of "no matching

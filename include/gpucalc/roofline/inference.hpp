@@ -76,18 +76,15 @@ GPUCALC_DETAIL_INLINE constexpr data_size weight_bytes_read(const checked_model&
            storage_size_unchecked(w.embedding_class - w.lookup, rest);
 }
 
-/// The checks every forward pass of `setup` on `gpu` shares (decode and prefill): the model,
-/// the serving setup, the efficiencies, the bandwidth, the formats the pass reads and the peak
-/// at `setup.compute`, which it returns.
+/// The checks every forward pass of `setup` on `gpu` shares (decode and prefill): the model and
+/// the serving setup (its storage formats included: workload.hpp), the efficiencies, the
+/// bandwidth and the peak at `setup.compute`, which it returns.
 GPUCALC_DETAIL_INLINE constexpr flop_rate check_pass(const checked_model& cm, const gpu_spec& gpu,
                                                      const serving_setup& s,
                                                      const char* function) {
     check(cm, s, function);
     check(s.efficiency, function);
     require_positive(function, "gpu.memory_bandwidth", gpu.memory_bandwidth);
-    check_format(s.weights, function, "weights.");
-    check_format(s.embeddings, function, "embeddings.");
-    check_format(s.kv_cache, function, "kv_cache.");
     return peak_of(gpu, s.compute, function, "compute");
 }
 

@@ -36,7 +36,7 @@ constexpr flop_count training_model_flops_per_token(const checked_model& cm, con
                                                     const parallel_layout& layout,
                                                     bool six_n_d, const char* function) {
     require_count(function, "job.sequence", job.sequence);
-    check(cm, layout, job.sequence, function);
+    check(cm, layout, job.sequence, layout_path{function, "layout."});
     if (six_n_d) {
         const parameter_counts c = count_parameters(cm);
         return make<flops>(6.0 * static_cast<double>(c.active - c.embedding));
@@ -53,11 +53,13 @@ constexpr flop_rate sustained_rate(const gpu_spec& gpu, const training_job& job,
                                    const parallel_layout& layout, double mfu,
                                    const char* function) {
     require_fraction_of_peak(function, "assumption.mfu", mfu);
-    return static_cast<double>(gpus_of(layout)) * mfu *
+    return static_cast<double>(gpus_unchecked(layout)) * mfu *
            peak_of(gpu, job.compute, function, "job.compute");
 }
 
 /// The quick estimate's one formula: `tokens` × model FLOPs per token ÷ (GPUs × peak × MFU).
+/// The layout, passed on its own, is reported as "layout." (training_model_flops_per_token
+/// checks it before sustained_rate multiplies its degrees).
 constexpr duration time_for_tokens(const transformer& m, const gpu_spec& gpu, double tokens,
                                    const training_job& job, const parallel_layout& layout,
                                    const mfu_assumption& assumption, const char* function) {
@@ -72,7 +74,8 @@ constexpr duration time_for_tokens(const transformer& m, const gpu_spec& gpu, do
 /// composed step time, from the layout's compute and collectives, replaces the assumed MFU.
 /// Ranges: the model as check(transformer); job.global_batch and job.sequence in [1, 2^40];
 /// the layout as parallelism.hpp's check states (every degree in [1, 2^40], their product at
-/// most 2^40); job.compute a peak the GPU has (peak()); assumption.mfu in [1e-30, 1].
+/// most 2^40; its fields named "layout.tensor", ...); job.compute a peak the GPU has (peak());
+/// assumption.mfu in [1e-30, 1].
 constexpr duration training_step_time(const transformer& m, const gpu_spec& gpu,
                                       const training_job& job, const parallel_layout& layout,
                                       const mfu_assumption& assumption = {}) {
