@@ -44,22 +44,22 @@ constexpr double seconds_per_year = 31536000.0;  // units.hpp's years: 8,760 h
 
 /// detail::check(ownership), transliterated.
 GPUCALC_DETAIL_INLINE inline void raw_check(const raw_ownership& o, const char* function) {
-    detail::require_non_negative(function, "capex", o.capex, "USD");
-    detail::require_non_negative(function, "network_share", o.network_share);
-    detail::require_non_negative(function, "installation", o.installation, "USD");
-    detail::require_positive(function, "service_life", o.service_life, "s");
+    twin::require_non_negative<gpucalc::money>(function, "capex", o.capex);
+    detail::require_ratio(function, "network_share", o.network_share);
+    twin::require_non_negative<gpucalc::money>(function, "installation", o.installation);
+    twin::require_positive<gpucalc::duration>(function, "service_life", o.service_life);
     detail::require_discount(function, "residual_value", o.residual_value);
-    detail::require_non_negative(function, "cost_of_capital", o.cost_of_capital);
-    detail::require_positive(function, "gpus", o.gpus, "GPU");
-    detail::require_non_negative(function, "full_power", o.full_power, "W");
+    detail::require_ratio(function, "cost_of_capital", o.cost_of_capital);
+    twin::require_positive<gpucalc::gpu_count>(function, "gpus", o.gpus);
+    twin::require_non_negative<gpucalc::power>(function, "full_power", o.full_power);
     if (!(o.idle_power_fraction >= 0.0 && o.idle_power_fraction <= 1.0)) {
         detail::throw_invalid(function, "idle_power_fraction", o.idle_power_fraction, "", "must be in [0, 1]");
     }
     detail::require_pue(function, o.pue);
-    detail::require_non_negative(function, "electricity", o.electricity, "USD/J");
-    detail::require_non_negative(function, "maintenance_per_year", o.maintenance_per_year);
-    detail::require_non_negative(function, "space", o.space, "USD/s");
-    detail::require_non_negative(function, "staff", o.staff, "USD/s");
+    twin::require_non_negative<gpucalc::energy_price>(function, "electricity", o.electricity);
+    detail::require_ratio(function, "maintenance_per_year", o.maintenance_per_year);
+    twin::require_non_negative<gpucalc::cost_rate>(function, "space", o.space);
+    twin::require_non_negative<gpucalc::cost_rate>(function, "staff", o.staff);
 }
 
 GPUCALC_DETAIL_INLINE inline double raw_upfront_cost(const raw_ownership& o) { return (1.0 + o.network_share) * o.capex + o.installation; }
@@ -81,7 +81,7 @@ GPUCALC_DETAIL_INLINE inline raw_ownership_cost raw_owning_cost(const raw_owners
     const double year = seconds_per_year;
     raw_ownership_cost c{};
     if (o.cost_of_capital > 0.0) {
-        const double discounted_residual = std::pow(1.0 + o.cost_of_capital, -life_years);
+        const double discounted_residual = std::exp(-life_years * std::log1p(o.cost_of_capital));
         c.capital = (invested - discounted_residual * residual) *
                     detail::capital_recovery_factor(o.cost_of_capital, life_years) / year;
     } else {
@@ -98,16 +98,17 @@ GPUCALC_DETAIL_INLINE inline raw_ownership_cost raw_owning_cost(const raw_owners
 struct raw_breakeven {
     double utilization = std::numeric_limits<double>::infinity();
     bool reached = false;
+    bool owning_never_pays = true;
     double owned_at_full = 0.0;
-    double payback = 0.0;
+    double payback = std::numeric_limits<double>::infinity();
     bool pays_back = false;
 };
 
 /// rent_vs_buy(), transliterated; `cloud` in USD per GPU-second.
 [[gnu::noinline]] raw_breakeven raw_rent_vs_buy(const raw_ownership& o, double cloud, double utilization) {
     constexpr const char* function = "rent_vs_buy";
-    detail::require_positive(function, "cloud", cloud, "USD/(GPU*s)");
-    detail::require_fraction(function, "utilization", utilization);
+    twin::require_positive<gpucalc::gpu_price>(function, "cloud", cloud);
+    detail::require_utilization(function, "utilization", utilization);
     const raw_ownership_cost full = raw_owning_cost(o, 1.0, function);
     const double fixed = full.capital + full.operations + full.idle_power;
     const double cloud_full = cloud * o.gpus;
@@ -117,15 +118,25 @@ struct raw_breakeven {
     if (margin > 0.0) {
         b.utilization = fixed / margin;
         b.reached = b.utilization <= 1.0;
+        b.owning_never_pays = false;
     }
     const double running = full.operations + full.idle_power + utilization * full.active_power;
     const double saving = utilization * cloud_full - running;
     const double upfront = raw_upfront_cost(o);
     if (saving > 0.0) {
-        if (o.cost_of_capital > 0.0) {
-            const double x = upfront * o.cost_of_capital / (saving * seconds_per_year);
+        const double r = o.cost_of_capital;
+        if (r >= detail::tiny_rate) {
+            const double x = upfront * r / (saving * seconds_per_year);
             if (x < 1.0) {
-                b.payback = seconds_per_year * (-std::log1p(-x) / std::log1p(o.cost_of_capital));
+                b.payback = seconds_per_year * (-std::log1p(-x) / std::log1p(r));
+                b.pays_back = b.payback <= o.service_life;
+            }
+        } else if (r > 0.0) {
+            const double cash_years = upfront / (saving * seconds_per_year);
+            const double x = cash_years * r;
+            if (x < 1.0) {
+                b.payback = seconds_per_year * (cash_years * detail::minus_log1p_minus_over(x) /
+                                                (1.0 - r / 2.0));
                 b.pays_back = b.payback <= o.service_life;
             }
         } else {
@@ -156,6 +167,7 @@ void check_rent_vs_buy(const gpucalc::ownership& o, gpucalc::gpu_price cloud, do
     const raw_breakeven raw = raw_rent_vs_buy(raw_of(o), cloud.value(), u);
     twin::expect_same("breakeven utilization", lib.utilization, raw.utilization);
     twin::expect_same("reached", lib.reached, raw.reached);
+    twin::expect_same("owning never pays", lib.owning_never_pays, raw.owning_never_pays);
     twin::expect_same("owned at full", lib.owned_at_full, raw.owned_at_full);
     twin::expect_same("payback", lib.payback, raw.payback);
     twin::expect_same("pays back", lib.pays_back, raw.pays_back);
@@ -169,6 +181,8 @@ void check_twins() {
     o.cost_of_capital = 0.08;
     o.residual_value = 0.1;
     o.network_share = 0.23;
+    check_rent_vs_buy(o, 4.5_usd_per_gpu_hour, 0.9);
+    o.cost_of_capital = 1e-300;  // the series forms a tiny rate takes
     check_rent_vs_buy(o, 4.5_usd_per_gpu_hour, 0.9);
 }
 

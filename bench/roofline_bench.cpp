@@ -57,10 +57,10 @@ GPUCALC_DETAIL_HOT GPUCALC_DETAIL_INLINE inline raw_op_timing raw_op_time(const 
                                                                         double data_bandwidth,
                                                                         const gpucalc::kernel_efficiency& eff = {}) {
     constexpr const char* function = "op_time";
-    detail::require_positive(function, "op.flops", op.flops, "FLOP");
-    detail::require_positive(function, "op.bytes", op.bytes, "B");
-    detail::require_positive(function, "peak", peak_rate, "FLOP/s");
-    detail::require_positive(function, "data_bandwidth", data_bandwidth, "B/s");
+    twin::require_positive<gpucalc::flop_count>(function, "op.flops", op.flops);
+    twin::require_positive<gpucalc::data_size>(function, "op.bytes", op.bytes);
+    twin::require_positive<gpucalc::flop_rate>(function, "peak", peak_rate);
+    twin::require_positive<gpucalc::bandwidth>(function, "data_bandwidth", data_bandwidth);
     detail::check(eff, function);
     return raw_op_time_unchecked(op, peak_rate, data_bandwidth, eff);
 }
@@ -143,14 +143,13 @@ GPUCALC_DETAIL_INLINE inline double raw_peak_entry(const raw_peak_rates& peaks, 
     return 0.0;
 }
 
-/// peak(), transliterated.
-GPUCALC_DETAIL_INLINE inline double raw_peak(const raw_gpu& gpu, gpucalc::compute_precision precision) {
+/// detail::peak_of(), transliterated.
+GPUCALC_DETAIL_INLINE inline double raw_peak_of(const raw_gpu& gpu, gpucalc::compute_precision precision,
+                                                const char* function, const char* field) {
     const double rate = raw_peak_entry(gpu.dense_peak, precision);
-    if (!(rate > 0.0)) {
-        detail::throw_invalid_name("peak", "precision", gpucalc::to_string(precision), "is not supported by ",
-                                   gpu.name, " (it has no dense peak at that precision)");
+    if (!(rate >= detail::smallest_input && rate <= detail::input_range<gpucalc::flop_rate>::largest)) {
+        detail::throw_unusable_peak(function, field, "gpu.", gpu.name, precision, rate);
     }
-    if (!(rate <= detail::largest_finite)) detail::throw_bad_peak("peak", precision, rate);
     return rate;
 }
 
@@ -166,7 +165,8 @@ GPUCALC_DETAIL_INLINE inline double raw_weight_bytes_read(const gpucalc::checked
                                               : detail::experts_touched(m, tokens);
         unread_experts = w.experts * (1.0 - touched / static_cast<double>(m.experts));
     }
-    return twin::storage(w.linear - unread_experts, linear) + twin::storage(w.embedding_class - w.lookup, rest);
+    return twin::storage_unchecked(w.linear - unread_experts, linear) +
+           twin::storage_unchecked(w.embedding_class - w.lookup, rest);
 }
 
 /// parallelism/costs.hpp's detail::pass_forward_flops() for a decode step (one query per
@@ -197,12 +197,14 @@ struct raw_decode {
 };
 
 /// roofline/inference.hpp's detail::check_pass(), transliterated: the serving setup's shape
-/// checks (workload.hpp's detail::check, unit-free, so shared), the efficiencies, the bandwidth.
-GPUCALC_DETAIL_INLINE inline void raw_check_pass(const gpucalc::checked_model& cm, const raw_gpu& gpu,
-                                                 const gpucalc::serving_setup& s, const char* function) {
+/// checks (workload.hpp's detail::check, unit-free, so shared; its storage formats included), the
+/// efficiencies, the bandwidth and the peak, which it returns.
+GPUCALC_DETAIL_INLINE inline double raw_check_pass(const gpucalc::checked_model& cm, const raw_gpu& gpu,
+                                                   const gpucalc::serving_setup& s, const char* function) {
     detail::check(cm, s, function);
     detail::check(s.efficiency, function);
-    detail::require_positive(function, "gpu.memory_bandwidth", gpu.memory_bandwidth, "B/s");
+    twin::require_positive<gpucalc::bandwidth>(function, "gpu.memory_bandwidth", gpu.memory_bandwidth);
+    return raw_peak_of(gpu, s.compute, function, "compute");
 }
 
 /// decode() and detail::decode_step() (expected experts touched), transliterated.
@@ -210,19 +212,19 @@ GPUCALC_DETAIL_INLINE inline void raw_check_pass(const gpucalc::checked_model& c
                                                            const gpucalc::serving_setup& s) {
     constexpr const char* function = "decode";
     const gpucalc::checked_model cm = gpucalc::check(m, function);
-    raw_check_pass(cm, gpu, s, function);
+    const double peak_rate = raw_check_pass(cm, gpu, s, function);
     const std::int64_t tp = s.parallel.tensor;
     const double b = static_cast<double>(s.batch);
     raw_decode d{};
     d.weight_bytes = raw_weight_bytes_read(cm, tp, s.batch, s.weights, s.embeddings, false);
     const double cached = static_cast<double>(gpucalc::attended_tokens(m, s.context));
-    d.kv_bytes = twin::storage(
+    d.kv_bytes = twin::storage_unchecked(
         b * (cached + 1.0) * detail::kv_elements_per_token(cm, tp, static_cast<double>(m.layers)),
         s.kv_cache);
     d.bytes = d.weight_bytes + d.kv_bytes;
     d.flops = raw_decode_flops(cm, tp, s.batch, s.context);
     const raw_op_timing o =
-        raw_op_time_unchecked({d.flops, d.bytes}, raw_peak(gpu, s.compute), gpu.memory_bandwidth, s.efficiency);
+        raw_op_time_unchecked({d.flops, d.bytes}, peak_rate, gpu.memory_bandwidth, s.efficiency);
     d.compute_time = o.compute_time;
     d.memory_time = o.memory_time;
     d.bound = o.bound;

@@ -14,6 +14,7 @@
 // what gpucalc's generality costs, not what its types cost.)
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -76,10 +77,38 @@ void expect_same(const char* what, T library, T raw) {
     }
 }
 
+/// detail/checks.hpp's require_positive on a quantity, transliterated: the same comparisons
+/// against the same range on its base-unit value (the message, on the cold path, is built from
+/// the quantity as the library's is).
+template <class Quantity>
+GPUCALC_DETAIL_INLINE inline void require_positive(const char* function, const char* field, double value) {
+    if (!(value >= gpucalc::detail::smallest_input && value <= gpucalc::detail::input_range<Quantity>::largest)) {
+        gpucalc::detail::throw_out_of_range(function, field, Quantity::from_value(value), false);
+    }
+}
+
+/// detail/checks.hpp's require_non_negative on a quantity, transliterated.
+template <class Quantity>
+GPUCALC_DETAIL_INLINE inline void require_non_negative(const char* function, const char* field, double value) {
+    if (!((value >= gpucalc::detail::smallest_input && value <= gpucalc::detail::input_range<Quantity>::largest) ||
+          std::fpclassify(value) == FP_ZERO)) {
+        gpucalc::detail::throw_out_of_range(function, field, Quantity::from_value(value), true);
+    }
+}
+
+/// precision.hpp's detail::storage_size_unchecked, in bytes.
+GPUCALC_DETAIL_INLINE inline double storage_unchecked(double elements, const gpucalc::storage_format& f) {
+    return elements * (gpucalc::detail::bits_per_element_unchecked(f) / 8.0);
+}
+
 /// precision.hpp's storage_size, in bytes.
 GPUCALC_DETAIL_INLINE inline double storage(double elements, const gpucalc::storage_format& f) {
-    gpucalc::detail::require_non_negative("storage_size", "elements", elements);
-    return elements * gpucalc::bytes_per_element(f);
+    if (!(elements >= 0.0 && elements <= gpucalc::detail::largest_element_count)) {
+        gpucalc::detail::throw_invalid("storage_size", "elements", elements, "",
+                                       elements > 0.0 ? "must be at most 1e40" : "must be finite and >= 0");
+    }
+    gpucalc::detail::check_format(f, "storage_size");
+    return storage_unchecked(elements, f);
 }
 
 /// A benchmark main() that checks every twin against its library function before any benchmark

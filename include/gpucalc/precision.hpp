@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 #include "detail/checks.hpp"
@@ -32,6 +33,8 @@ enum class number_format {
     e8m0,  ///< 8-bit power-of-two scale (MX formats); a scale format, not a data format
 };
 
+/// The format's name. A value outside the enumerators reads "unknown": printing never throws,
+/// since error messages print with it; the functions that compute with a format reject it.
 constexpr std::string_view to_string(number_format f) {
     switch (f) {
         case number_format::fp64: return "fp64";
@@ -50,8 +53,13 @@ constexpr std::string_view to_string(number_format f) {
     return "unknown";
 }
 
-/// Storage bits of one element of `f`, without any block scale.
-constexpr double storage_bits(number_format f) {
+namespace detail {
+/// How many enumerators number_format has: a value cast from another integer is checked
+/// against it.
+inline constexpr int number_format_count = 12;
+
+/// storage_bits() for an enumerator already checked; 0 for any other value.
+constexpr double element_bits(number_format f) {
     switch (f) {
         case number_format::fp64: return 64.0;
         case number_format::fp32: return 32.0;
@@ -68,6 +76,15 @@ constexpr double storage_bits(number_format f) {
     }
     return 0.0;
 }
+}  // namespace detail
+
+/// Storage bits of one element of `f`, without any block scale. `f` must be one of the
+/// enumerators: a value cast from another integer (number_format(12)) is invalid_input.
+constexpr double storage_bits(number_format f) {
+    detail::require_enumerator("storage_bits", "f", f, detail::number_format_count,
+                               "number_format");
+    return detail::element_bits(f);
+}
 
 /// How tensors are stored: an element format, optionally with one scale per block of elements,
 /// and optionally a second-level scale per block of scales ("double quantization", QLoRA §3).
@@ -80,42 +97,107 @@ struct storage_format {
     number_format scale_of_scales = number_format::fp32;
 };
 
-/// Bits one element occupies, block scales included: int4 with an fp16 scale per 128 values
-/// is 4 + 16/128 = 4.125 bits. (Derived from the definition above.)
-constexpr double bits_per_element(const storage_format& f) {
-    if (f.block_size < 0) {
-        detail::throw_invalid("bits_per_element", "block_size", static_cast<double>(f.block_size),
-                              "", "must be >= 0 (0 means no block scale)");
-    }
-    if (f.scale_block_size < 0) {
-        detail::throw_invalid("bits_per_element", "scale_block_size",
-                              static_cast<double>(f.scale_block_size), "",
-                              "must be >= 0 (0 means no second-level scale)");
-    }
-    if (f.scale_block_size > 0 && f.block_size == 0) {
-        detail::throw_invalid("bits_per_element", "scale_block_size",
-                              static_cast<double>(f.scale_block_size), "",
-                              "needs block_size > 0: there are no scales to scale");
-    }
-    double bits = storage_bits(f.element);
+namespace detail {
+
+/// Whether every field of `f` is in its range: the three formats are enumerators, both block
+/// sizes in [0, 2^40], and a second-level block only under a first. Comparisons only: the hot
+/// paths that read a format run it on every call.
+constexpr bool format_in_range(const storage_format& f) {
+    constexpr auto formats = static_cast<unsigned>(number_format_count);
+    constexpr auto largest_block = static_cast<std::uint64_t>(largest_count);
+    return static_cast<unsigned>(f.element) < formats && static_cast<unsigned>(f.scale) < formats &&
+           static_cast<unsigned>(f.scale_of_scales) < formats &&
+           static_cast<std::uint64_t>(f.block_size) <= largest_block &&
+           static_cast<std::uint64_t>(f.scale_block_size) <= largest_block &&
+           (f.scale_block_size == 0 || f.block_size > 0);
+}
+
+/// Throws for the first field of `f` outside its range, named `prefix` + member: a serving
+/// setup's weights format reports "weights.block_size".
+[[noreturn]] GPUCALC_DETAIL_COLD inline void throw_bad_format(const storage_format& f,
+                                                              const char* function,
+                                                              const char* prefix) {
+    const auto field = [prefix](const char* member) { return std::string(prefix) + member; };
+    require_enumerator(function, field("element").c_str(), f.element, number_format_count,
+                       "number_format");
+    require_enumerator(function, field("scale").c_str(), f.scale, number_format_count,
+                       "number_format");
+    require_enumerator(function, field("scale_of_scales").c_str(), f.scale_of_scales,
+                       number_format_count, "number_format");
+    const auto block = [&](const char* member, std::int64_t size, const char* rule) {
+        if (size < 0) {
+            throw_invalid(function, field(member).c_str(), static_cast<double>(size), "", rule);
+        }
+        if (size > largest_count) {
+            throw_invalid(function, field(member).c_str(), static_cast<double>(size), "",
+                          "must be <= 2^40");
+        }
+    };
+    block("block_size", f.block_size, "must be >= 0 (0 means no block scale)");
+    block("scale_block_size", f.scale_block_size, "must be >= 0 (0 means no second-level scale)");
+    throw_invalid(function, field("scale_block_size").c_str(),
+                  static_cast<double>(f.scale_block_size), "",
+                  "needs block_size > 0: there are no scales to scale");
+}
+
+/// A storage format's rules (see bits_per_element), reported as "function: <prefix>member =
+/// value rule".
+GPUCALC_DETAIL_INLINE constexpr void check_format(const storage_format& f, const char* function,
+                                                  const char* prefix = "") {
+    if (!format_in_range(f)) throw_bad_format(f, function, prefix);
+}
+
+/// bits_per_element() for a format already checked.
+GPUCALC_DETAIL_INLINE constexpr double bits_per_element_unchecked(const storage_format& f) {
+    double bits = element_bits(f.element);
     if (f.block_size > 0) {
         const double block = static_cast<double>(f.block_size);
-        bits += storage_bits(f.scale) / block;
+        bits += element_bits(f.scale) / block;
         if (f.scale_block_size > 0) {
-            bits += storage_bits(f.scale_of_scales) /
+            bits += element_bits(f.scale_of_scales) /
                     (block * static_cast<double>(f.scale_block_size));
         }
     }
     return bits;
 }
 
-/// Bytes one element occupies, block scales included.
-constexpr double bytes_per_element(const storage_format& f) { return bits_per_element(f) / 8.0; }
+/// storage_size() for a format already checked and an element count the caller formed from
+/// input it checked (finite and >= 0): an error then names the caller's input, not this.
+GPUCALC_DETAIL_INLINE constexpr data_size storage_size_unchecked(double elements,
+                                                                 const storage_format& f) {
+    return make<bytes>(elements * (bits_per_element_unchecked(f) / 8.0));
+}
 
-/// The bytes `elements` values take in storage format `f`.
+/// The most elements storage_size() takes. An element takes at most 24 bytes (fp64 with an
+/// fp64 scale per element and per scale), so every answer is finite.
+inline constexpr double largest_element_count = 1e40;
+
+}  // namespace detail
+
+/// Bits one element occupies, block scales included: int4 with an fp16 scale per 128 values
+/// is 4 + 16/128 = 4.125 bits. (Derived from the definition above.) Ranges: element, scale and
+/// scale_of_scales are enumerators; block_size and scale_block_size are in [0, 2^40], and
+/// scale_block_size > 0 needs block_size > 0.
+constexpr double bits_per_element(const storage_format& f) {
+    detail::check_format(f, "bits_per_element");
+    return detail::bits_per_element_unchecked(f);
+}
+
+/// Bytes one element occupies, block scales included (ranges as bits_per_element).
+constexpr double bytes_per_element(const storage_format& f) {
+    detail::check_format(f, "bytes_per_element");
+    return detail::bits_per_element_unchecked(f) / 8.0;
+}
+
+/// The bytes `elements` values take in storage format `f`. Ranges: elements in [0, 1e40] (not
+/// necessarily whole: a share of a tensor split across GPUs); `f` as bits_per_element.
 GPUCALC_DETAIL_INLINE constexpr data_size storage_size(double elements, const storage_format& f) {
-    detail::require_non_negative("storage_size", "elements", elements);
-    return make<bytes>(elements * bytes_per_element(f));
+    if (!(elements >= 0.0 && elements <= detail::largest_element_count)) {
+        detail::throw_invalid("storage_size", "elements", elements, "",
+                              elements > 0.0 ? "must be at most 1e40" : "must be finite and >= 0");
+    }
+    detail::check_format(f, "storage_size");
+    return detail::storage_size_unchecked(elements, f);
 }
 
 /// Common storage formats. Block sizes follow the formats' own specifications.
@@ -169,6 +251,16 @@ inline constexpr compute_precision all_compute_precisions[] = {
     compute_precision::fp8,  compute_precision::int8,        compute_precision::int4,
     compute_precision::fp4};
 
+namespace detail {
+/// How many enumerators compute_precision has (all_compute_precisions lists them).
+inline constexpr int compute_precision_count = 10;
+static_assert(sizeof(all_compute_precisions) / sizeof(all_compute_precisions[0]) ==
+                  static_cast<unsigned>(compute_precision_count),
+              "every compute precision is listed");
+}  // namespace detail
+
+/// The precision's name; "unknown" for a value outside the enumerators (see to_string of a
+/// number_format).
 constexpr std::string_view to_string(compute_precision p) {
     switch (p) {
         case compute_precision::fp64: return "fp64";

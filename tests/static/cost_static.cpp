@@ -1,6 +1,6 @@
 // cost_static.cpp: price arithmetic, job cost, reservations, regions, energy and rack power are
 // constant expressions, so cost budgets can be static_asserts (C++17 and C++20). Owning and
-// spot costs use std::pow / std::exp and are plain inline (docs/cost.md).
+// spot costs use std::exp, std::expm1 and std::log1p and are plain inline (docs/cost.md).
 #include <gpucalc/catalog/prices.hpp>
 #include <gpucalc/cost.hpp>
 #include <gpucalc/literals.hpp>
@@ -54,4 +54,5 @@ constexpr parallel_layout eight_way = [] {
 }();
 static_assert(approx_equal(training_cost(10.0_h, eight_way, lambda_h100).cost, 239.2_usd),
               "any duration is priced");
+static_assert(approx_equal(job_energy(1.0_kW, 1.0_h, 1e6), 1e6_kWh), "the largest PUE");
 }  // namespace

@@ -17,6 +17,8 @@ static_assert(bits_per_element(formats::nvfp4) == 4.5, "fp8 scale / 16");
 static_assert(bits_per_element(formats::nf4) == 4.5, "QLoRA without double quantization");
 static_assert(bits_per_element(formats::bf16) == 16.0, "bf16");
 static_assert(storage_size(7e9, formats::fp16) == 14.0_GB, "7B at fp16 is 14 GB");
+static_assert(storage_bits(number_format::e8m0) == 8.0, "an enumerator's bits, checked at compile time");
+static_assert(bytes_per_element(formats::nvfp4) == 0.5625, "4.5 bits");
 
 // Dense peaks from the datasheets, at compile time.
 static_assert(peak(cat::h100_sxm, compute_precision::bf16) == 989.4_TFLOPS, "H100 SXM bf16");

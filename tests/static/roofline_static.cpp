@@ -24,4 +24,11 @@ static_assert(d.bound == bound::memory, "batch-1 decode is bandwidth-bound");
 static_assert(d.time_per_token < 20.0_ms, "within budget");
 static_assert(prefill(cat::llama_2_7b, cat::h100_sxm, serving_setup{}).bound == bound::compute,
               "a 2k-token prefill is compute-bound");
+
+// The closed form for the experts a batch reaches is constexpr: 8·(1 − 0.75³) for top-2 of 8.
+static_assert(detail::experts_touched(cat::mixtral_8x7b, 3) == 4.625, "expected experts touched");
+static_assert(decode(cat::mixtral_8x7b, cat::h100_sxm, serving_setup{}).time_per_token < 20.0_ms,
+              "an MoE decode step at compile time");
+static_assert(gemm(2, 3, 4, formats::int4_g128, formats::bf16).bytes > 0.0_B,
+              "block-scaled formats are checked and sized at compile time");
 }  // namespace

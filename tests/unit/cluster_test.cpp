@@ -162,8 +162,8 @@ TEST_CASE("checked cluster: bad input names the function, the field, the value a
         c.node.gpu = cat::h100_sxm;
         c.node.gpu.dense_peak.bf16 = -1.0_TFLOPS;
         CHECK_THROWS_WITH_AS(total_gpus(c),
-                             "total_gpus: node.gpu.dense_peak.bf16 = -1000000000000 FLOP/s must be "
-                             "finite and >= 0",
+                             "total_gpus: node.gpu.dense_peak.bf16 = -1 TFLOP/s must be finite "
+                             "and >= 0",
                              invalid_input);
         c.node.gpu = cat::h100_sxm;
         c.node.gpu.scale_up.span = 1;

@@ -419,7 +419,7 @@ TEST_CASE("bad input is invalid_input naming the field") {
     parallel_layout three{};
     three.tensor = 3;
     CHECK_THROWS_WITH_AS(time_to_train(cat::llama_2_7b, cat::h100_sxm, 1.0_T_tokens, training_job{}, three),
-                         "time_to_train: parallel.tensor = 3 must divide attention heads = 32",
+                         "time_to_train: layout.tensor = 3 must divide attention heads = 32",
                          invalid_input);
     CHECK_THROWS_AS(check_decode_claim(cat::llama_2_7b, cat::h100_sxm, serving_setup{}, -1.0_tokens_per_s_per_stream),
                     invalid_input);
@@ -436,7 +436,8 @@ TEST_CASE("bad input is invalid_input naming the field") {
     gpu_spec infinite = cat::h100_sxm;
     infinite.dense_peak.bf16 = make<flops_per_second>(std::numeric_limits<double>::infinity());
     CHECK_THROWS_WITH_AS(peak(infinite, compute_precision::bf16),
-                         "peak: dense_peak.bf16 = inf FLOP/s must be finite and >= 0", invalid_input);
+                         "peak: gpu.dense_peak.bf16 = inf FLOP/s must be at most 1e30 FLOP/s",
+                         invalid_input);
     serving_setup no_prompt{};
     no_prompt.prompt = 0;
     CHECK_THROWS_WITH_AS(prefill(cat::llama_2_7b, cat::h100_sxm, no_prompt),

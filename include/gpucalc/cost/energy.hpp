@@ -15,15 +15,20 @@ namespace gpucalc {
 inline constexpr double default_pue = 1.25;
 
 namespace detail {
+/// A PUE in [1, 1e6]: at least 1 by definition, and at most 1e6, far past any facility's (the
+/// bound of every plain ratio a cost input may be; see prices.hpp), so energy stays finite.
 constexpr void require_pue(const char* function, double pue) {
-    if (!(pue >= 1.0 && pue <= largest_finite)) {
-        throw_invalid(function, "pue", pue, "", "must be finite and >= 1");
+    if (!(pue >= 1.0 && pue <= 1e6)) {
+        throw_invalid(function, "pue", pue, "",
+                      pue > 1e6 ? "must be at most 1e6" : "must be finite and >= 1");
     }
 }
 }  // namespace detail
 
+// Ranges: every quantity lies in its dimension's range (docs/units.md, "Input ranges").
+
 /// Facility energy of a job: IT power × duration × PUE (The Green Grid's PUE: facility energy
-/// ÷ IT energy).
+/// ÷ IT energy). Ranges: it_power and time 0 or in their ranges; pue in [1, 1e6].
 constexpr energy job_energy(power it_power, duration time, double pue = default_pue) {
     detail::require_non_negative("job_energy", "it_power", it_power);
     detail::require_non_negative("job_energy", "time", time);
@@ -50,6 +55,8 @@ struct rack_density {
 /// NVIDIA's GB200 NVL72 rack at ~120–132 kW (datasheet revisions differ).
 inline constexpr power default_air_cooling_limit = make<kilowatts>(50.0);
 
+/// Ranges: servers_per_rack in [1, 2^40]; per_server 0 or in its range; air_cooling_limit
+/// positive, in its range.
 constexpr rack_density rack_power(std::int64_t servers_per_rack, power per_server,
                                   power air_cooling_limit = default_air_cooling_limit) {
     detail::require_count("rack_power", "servers_per_rack", servers_per_rack);

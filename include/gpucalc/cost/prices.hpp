@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <string_view>
 #include <type_traits>
 
@@ -14,6 +15,72 @@ namespace gpucalc {
 // Prices are inputs, never defaults inside a function (catalog/prices.hpp holds dated
 // examples). A per-GPU price is a gpu_price ($/GPU·h); an instance's price is a cost_rate ($/h)
 // for all its GPUs. The two are different types, so mixing them does not compile.
+//
+// Ranges: every quantity lies in its dimension's range (docs/units.md, "Input ranges": a price
+// is 0 or in [1e-30, $1e9/GPU·h] in base units, a duration in [1e-30 s, 1e6 years], ...);
+// each function's comment states what is narrower or what is not a quantity.
+
+namespace detail {
+
+/// A quantity's value for an error message, in its display unit, as exactly as it was given.
+template <class Quantity>
+GPUCALC_DETAIL_COLD std::string value_text(const Quantity& q) {
+    format_options options;
+    options.significant_figures = 15;
+    return to_string(q, options);
+}
+
+/// "array[i].member", the path to a field of one element of an array the caller passed.
+GPUCALC_DETAIL_COLD inline std::string indexed_field(const char* array, std::size_t i,
+                                                     const char* member) {
+    return std::string(array) + "[" + std::to_string(i) + "]." + member;
+}
+
+/// require_non_negative for a member of element `i` of an array, naming it "array[i].member".
+template <class Quantity>
+constexpr void require_non_negative_at(const char* function, const char* array, std::size_t i,
+                                       const char* member, const Quantity& q) {
+    if (!((q.value() >= smallest_input && q.value() <= input_range<Quantity>::largest) ||
+          q.value() == 0.0)) {
+        require_non_negative(function, indexed_field(array, i, member).c_str(), q);
+    }
+}
+
+/// require_positive for a member of element `i` of an array, naming it "array[i].member".
+template <class Quantity>
+constexpr void require_positive_at(const char* function, const char* array, std::size_t i,
+                                   const char* member, const Quantity& q) {
+    if (!(q.value() >= smallest_input && q.value() <= input_range<Quantity>::largest)) {
+        require_positive(function, indexed_field(array, i, member).c_str(), q);
+    }
+}
+
+/// A utilization: the fraction of the hours a GPU does work, in (0, 1], and at least 1e-30, as
+/// a positive input quantity is, so that a price per used hour (divided by it) stays finite.
+constexpr void require_utilization(const char* function, const char* field, double value) {
+    if (!(value >= smallest_input && value <= 1.0)) {
+        throw_invalid(function, field, value, "",
+                      value > 0.0 && value < smallest_input ? "must be at least 1e-30"
+                                                            : "must be in (0, 1]");
+    }
+}
+
+/// The largest plain ratio a cost input may be (a premium, a network share, a yearly
+/// maintenance fraction, a cost of capital, a PUE): far past any real one, and small enough
+/// that a product with a few other inputs stays finite.
+inline constexpr double largest_ratio = 1e6;
+
+/// A ratio in [lowest, 1e6]: "must be finite and >= lowest" below, "must be at most 1e6" above.
+constexpr void require_ratio(const char* function, const char* field, double value,
+                             double lowest = 0.0) {
+    if (!(value >= lowest && value <= largest_ratio)) {
+        throw_invalid(function, field, value, "",
+                      value > largest_ratio ? "must be at most 1e6" : "must be finite and >= ",
+                      lowest, value > largest_ratio ? nullptr : "");
+    }
+}
+
+}  // namespace detail
 
 /// The per-GPU price of an instance: its hourly price over its GPUs (an 8 × H100 instance at
 /// $98.32/h is $12.29/GPU·h).
@@ -35,7 +102,10 @@ constexpr money job_cost(gpu_time usage, gpu_price price) {
 constexpr money job_cost(gpu_count gpus, duration held, gpu_price price) {
     detail::require_non_negative("job_cost", "gpus", gpus);
     detail::require_non_negative("job_cost", "held", held);
-    return job_cost(gpus * held, price);
+    detail::require_non_negative("job_cost", "price", price);
+    // 2^40 GPUs for 1e6 years is inside the largest GPU time, so the product is a usage
+    // job_cost(usage, price) would take; it is priced here so that no check names `usage`.
+    return (gpus * held) * price;
 }
 
 namespace detail {
@@ -66,15 +136,17 @@ struct reservation {
 };
 
 /// The effective price per GPU-hour actually used, at `utilization` (the fraction of the term's
-/// hours the GPU does work, in (0, 1]): (upfront spread over the term + the discounted rate) ÷
-/// utilization (derived: a committed GPU bills every hour of the term).
+/// hours the GPU does work, in [1e-30, 1]): (upfront spread over the term + the discounted
+/// rate) ÷ utilization (derived: a committed GPU bills every hour of the term). Ranges: term
+/// positive, upfront and on_demand 0 or positive, each in its dimension's range; discount in
+/// [0, 1).
 constexpr gpu_price reserved_price(const reservation& r, double utilization) {
     constexpr const char* function = "reserved_price";
     detail::require_positive(function, "term", r.term);
     detail::require_non_negative(function, "upfront", r.upfront);
     detail::require_non_negative(function, "on_demand", r.on_demand);
     detail::require_discount(function, "discount", r.discount);
-    detail::require_fraction(function, "utilization", utilization);
+    detail::require_utilization(function, "utilization", utilization);
     const gpu_price upfront_per_hour = r.upfront / (make<gpus>(1.0) * r.term);
     return (upfront_per_hour + (1.0 - r.discount) * r.on_demand) / utilization;
 }
@@ -90,11 +162,13 @@ struct flex_start_offer {
 struct flex_start_verdict {
     money saving{};                      ///< on the whole job
     /// saving ÷ expected delay: flex-start pays while an hour of delay costs less than this.
-    /// Meaningful only when `delayed`; an offer with no expected delay always pays.
+    /// Meaningful only when `delayed` (0 otherwise): an offer with no expected delay always pays.
     cost_rate breakeven_delay_cost{};
     bool delayed = false;
 };
 
+/// Ranges: offer.discount in [0, 1); the quantities in their dimensions' ranges, usage and the
+/// expected delay possibly 0.
 constexpr flex_start_verdict flex_start(const flex_start_offer& offer, gpu_time usage) {
     constexpr const char* function = "flex_start";
     detail::require_non_negative(function, "on_demand", offer.on_demand);
@@ -110,9 +184,10 @@ constexpr flex_start_verdict flex_start(const flex_start_offer& offer, gpu_time 
 
 /// A managed ML platform's price: the raw price plus a premium fraction (a practitioners' rule
 /// of thumb puts it at 20–40%; compare the platform's price page with the raw instance's).
+/// Ranges: premium in [0, 1e6].
 constexpr gpu_price with_premium(gpu_price raw, double premium) {
     detail::require_non_negative("with_premium", "raw", raw);
-    detail::require_non_negative("with_premium", "premium", premium);
+    detail::require_ratio("with_premium", "premium", premium);
     return (1.0 + premium) * raw;
 }
 
@@ -136,16 +211,20 @@ struct region_choice {
     money total{};
 };
 
+/// Ranges: every price, the usage and the data 0 or in their dimensions' ranges; an error names
+/// the region by its index ("regions[1].gpu").
 template <std::size_t N>
 constexpr region_choice cheapest_region(const region_price (&regions)[N], gpu_time usage,
                                         data_size data) {
     static_assert(N > 0, "gpucalc::cheapest_region needs at least one region");
-    detail::require_non_negative("cheapest_region", "usage", usage);
-    detail::require_non_negative("cheapest_region", "data", data);
+    constexpr const char* function = "cheapest_region";
+    detail::require_non_negative(function, "usage", usage);
+    detail::require_non_negative(function, "data", data);
     region_choice best{};
     for (std::size_t i = 0; i < N; ++i) {
-        detail::require_non_negative("cheapest_region", "regions[i].gpu", regions[i].gpu);
-        detail::require_non_negative("cheapest_region", "regions[i].transfer_in", regions[i].transfer_in);
+        detail::require_non_negative_at(function, "regions", i, "gpu", regions[i].gpu);
+        detail::require_non_negative_at(function, "regions", i, "transfer_in",
+                                        regions[i].transfer_in);
         const money total = usage * regions[i].gpu + data * regions[i].transfer_in;
         if (i == 0 || total < best.total) best = {i, total};
     }
@@ -154,7 +233,9 @@ constexpr region_choice cheapest_region(const region_price (&regions)[N], gpu_ti
 
 /// Serving cost per token, shown per million: a price per GPU-hour over the tokens those GPUs
 /// produce together. `throughput` is their aggregate rate; a per-stream decode speed
-/// (decode_estimate::stream_rate) has another dimension and does not compile here.
+/// (decode_estimate::stream_rate) has another dimension and does not compile here. Ranges:
+/// price 0 or in [1e-30, $1e9/GPU·h] in base units; gpus in [1e-30, 2^40]; throughput in
+/// [1e-30, 1e20] tokens/s; the answer is then finite.
 constexpr token_price cost_per_million_tokens(gpu_price price, gpu_count gpus,
                                               token_rate throughput) {
     detail::require_non_negative("cost_per_million_tokens", "price", price);
@@ -165,7 +246,10 @@ constexpr token_price cost_per_million_tokens(gpu_price price, gpu_count gpus,
 
 /// The cost of leaving `gpus` GPUs up and idle for `idle` before auto-shutdown catches them.
 constexpr money idle_cost(gpu_count gpus, duration idle, gpu_price price) {
-    return job_cost(gpus, idle, price);
+    detail::require_non_negative("idle_cost", "gpus", gpus);
+    detail::require_non_negative("idle_cost", "idle", idle);
+    detail::require_non_negative("idle_cost", "price", price);
+    return (gpus * idle) * price;
 }
 
 // ---------------------------------------------------------------------------------------------

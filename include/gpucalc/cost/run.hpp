@@ -3,6 +3,8 @@
 // module never estimates a duration itself; the conveniences below call roofline.hpp for one.
 #pragma once
 
+#include <cstdint>
+
 #include "../detail/checks.hpp"
 #include "../hardware.hpp"
 #include "../model.hpp"
@@ -21,36 +23,60 @@ struct training_cost_estimate {
     money cost{};
 };
 
-/// A training run that takes `time` on the GPUs of `layout`, at `price` per GPU-hour.
+namespace detail {
+/// A run of `time` on `gpus` GPUs at `price`. The time may be an estimate longer than any input
+/// duration, so the usage and the cost are formed here without job_cost's input checks.
+constexpr training_cost_estimate priced_run(duration time, std::int64_t gpus, gpu_price price) {
+    training_cost_estimate e{};
+    e.time = time;
+    e.usage = make<gpucalc::gpus>(static_cast<double>(gpus)) * time;
+    e.cost = e.usage * price;
+    return e;
+}
+}  // namespace detail
+
+/// A training run that takes `time` on the GPUs of `layout`, at `price` per GPU-hour. Ranges:
+/// time in [1e-30 s, 1e6 years]; the layout's tensor, pipeline, context_parallel and data
+/// degrees in [1, 2^40], their product at most 2^40 (the other members are not read); price 0
+/// or in [1e-30, $1e9/GPU·h] in base units.
 constexpr training_cost_estimate training_cost(duration time, const parallel_layout& layout,
                                                gpu_price price) {
     constexpr const char* function = "training_cost";
     detail::require_positive(function, "time", time);
-    detail::require_count(function, "gpus_of(layout)", gpus_of(layout));
-    training_cost_estimate e{};
-    e.time = time;
-    e.usage = make<gpus>(static_cast<double>(gpus_of(layout))) * time;
-    e.cost = job_cost(e.usage, price);
-    return e;
+    // A layout passed on its own is named "layout." (parallelism.hpp).
+    const std::int64_t gpus = detail::checked_gpus(layout, {function, "layout."});
+    detail::require_non_negative(function, "price", price);
+    return detail::priced_run(time, gpus, price);
 }
 
 /// The same with the time from roofline.hpp's quick estimate, time_to_train at an assumed MFU.
+/// Ranges: price as above; the rest as time_to_train states (errors name training_cost).
 constexpr training_cost_estimate training_cost(const transformer& m, const gpu_spec& gpu,
                                                token_count tokens, const training_job& job,
                                                const parallel_layout& layout, gpu_price price,
                                                const mfu_assumption& assumption = {}) {
-    detail::require_non_negative("training_cost", "price", price);
-    return training_cost(time_to_train(m, gpu, tokens, job, layout, assumption), layout, price);
+    constexpr const char* function = "training_cost";
+    detail::require_non_negative(function, "price", price);
+    detail::require_positive(function, "tokens", tokens);
+    const duration time = detail::time_for_tokens(m, gpu, in<gpucalc::tokens>(tokens), job, layout,
+                                                  assumption, function);
+    return detail::priced_run(time, detail::gpus_unchecked(layout), price);
 }
 
 /// Serving cost per output token (shown per million) for one replica decoding `setup`
 /// (roofline.hpp's decode: the aggregate tokens/s of the batch), on its tensor × pipeline GPUs
 /// at `price`. For another estimate of the throughput, call cost_per_million_tokens with it.
+/// Ranges: price 0 or in [1e-30, $1e9/GPU·h] in base units; the rest as decode states (errors
+/// name serving_cost_per_million_tokens).
 constexpr token_price serving_cost_per_million_tokens(const transformer& m, const gpu_spec& gpu,
                                                 const serving_setup& setup, gpu_price price) {
-    const decode_estimate d = decode(m, gpu, setup);
-    return cost_per_million_tokens(price, make<gpus>(static_cast<double>(gpus_of(setup))),
-                                   d.aggregate_rate);
+    constexpr const char* function = "serving_cost_per_million_tokens";
+    detail::require_non_negative(function, "price", price);
+    const decode_estimate d = detail::decode_step(check(m, function), gpu, setup, false, function);
+    // The decode answer is finite and positive, but may lie outside the token rates an input
+    // may have, so cost_per_million_tokens' checks are not run on it.
+    return price * make<gpus>(static_cast<double>(detail::gpus_unchecked(setup.parallel))) /
+           d.aggregate_rate;
 }
 
 // A $/h instance price where these take a $/GPU·h price: a sentence instead of "no matching

@@ -12,7 +12,7 @@ namespace gpucalc {
 
 /// Young 1974, "A first order approximation to the optimum checkpoint interval": with a
 /// checkpoint taking δ and failures (here, preemptions) arriving with mean time M,
-/// τ = √(2·δ·M). Not constexpr (std::sqrt).
+/// τ = √(2·δ·M). Not constexpr (std::sqrt). Ranges: both durations in [1e-30 s, 1e6 years].
 inline duration young_interval(duration checkpoint_time, duration mean_time_between_preemptions) {
     detail::require_positive("young_interval", "checkpoint_time", checkpoint_time);
     detail::require_positive("young_interval", "mean_time_between_preemptions",
@@ -22,8 +22,18 @@ inline duration young_interval(duration checkpoint_time, duration mean_time_betw
     return make<seconds>(std::sqrt(2.0 * d * m));
 }
 
+namespace detail {
+/// daly_interval() for durations already checked, in seconds.
+inline double daly_interval_seconds(double d, double m) {
+    if (d >= 2.0 * m) return m;
+    const double x = d / (2.0 * m);
+    return std::sqrt(2.0 * d * m) * (1.0 + std::sqrt(x) / 3.0 + x / 9.0) - d;
+}
+}  // namespace detail
+
 /// Daly 2006, "A higher order estimate of the optimum checkpoint interval for restart dumps",
 /// Eq. 37: τ = √(2δM)·[1 + ⅓·√(δ/(2M)) + (1/9)·(δ/(2M))] − δ for δ < 2M, and τ = M otherwise.
+/// Ranges: both durations in [1e-30 s, 1e6 years].
 inline duration daly_interval(duration checkpoint_time, duration mean_time_between_preemptions) {
     detail::require_positive("daly_interval", "checkpoint_time", checkpoint_time);
     detail::require_positive("daly_interval", "mean_time_between_preemptions",
@@ -31,13 +41,17 @@ inline duration daly_interval(duration checkpoint_time, duration mean_time_betwe
     const double d = in<seconds>(checkpoint_time);
     const double m = in<seconds>(mean_time_between_preemptions);
     if (d >= 2.0 * m) return mean_time_between_preemptions;
-    const double x = d / (2.0 * m);
-    return make<seconds>(std::sqrt(2.0 * d * m) * (1.0 + std::sqrt(x) / 3.0 + x / 9.0) - d);
+    return make<seconds>(detail::daly_interval_seconds(d, m));
 }
 
 /// The mean time between preemptions for a preemption rate (reclaims per hour): its inverse.
+/// Ranges: preemptions_per_hour in [1e-9, 1e9] (from one reclaim in 114,000 years to one
+/// every 3.6 µs), so the answer is a duration spot_job takes.
 constexpr duration mean_time_between(double preemptions_per_hour) {
-    detail::require_positive("mean_time_between", "preemptions_per_hour", preemptions_per_hour);
+    if (!(preemptions_per_hour >= 1e-9 && preemptions_per_hour <= 1e9)) {
+        detail::throw_invalid("mean_time_between", "preemptions_per_hour", preemptions_per_hour,
+                              "", "must be in [1e-9, 1e9]");
+    }
     return make<hours>(1.0 / preemptions_per_hour);
 }
 
@@ -77,6 +91,14 @@ struct spot_estimate {
 };
 
 namespace detail {
+[[noreturn]] GPUCALC_DETAIL_COLD inline void throw_never_finishes(const char* function,
+                                                                  duration attempt,
+                                                                  duration between) {
+    throw_invalid_name(function, "interval + checkpoint_time + restart_time", value_text(attempt),
+                       "must be under 500 x mean_time_between_preemptions = ",
+                       value_text(between), " (the job would practically never finish)");
+}
+
 /// e^x − 1 − x for x ≥ 0, without the cancellation of the direct form for small x: its Taylor
 /// series x²/2 + x³/6 + x⁴/24 + x⁵/120 + x⁶/720 below 10⁻³, where the next term is under 10⁻¹⁸
 /// of the sum. Never negative, so rework computed from it never is either.
@@ -100,6 +122,12 @@ inline double expm1_minus_x(double x) {
 /// (rework); each is followed by a restart phase of expected length M·(e^{R/M} − 1); and the
 /// successful attempt runs τ of work and δ of checkpoint. These sum to Eq. 20's
 /// M·e^{R/M}·(e^x − 1) exactly.
+///
+/// Ranges: work, mean_time_between_preemptions and checkpoint_time positive, restart_time and
+/// interval 0 or more, each in [1e-30 s, 1e6 years]; gpus in [1e-30, 2^40]; on_demand 0 or in
+/// its range; discount in [0, 1); and interval + checkpoint_time + restart_time under 500 ×
+/// mean_time_between_preemptions (past it the expected attempts, e^((τ+δ+R)/M), exceed 1e217: the
+/// job would practically never finish), which keeps every answer finite.
 inline spot_estimate spot_cost(const spot_job& job) {
     constexpr const char* function = "spot_cost";
     detail::require_positive(function, "work", job.work);
@@ -112,27 +140,19 @@ inline spot_estimate spot_cost(const spot_job& job) {
     detail::require_non_negative(function, "restart_time", job.restart_time);
     detail::require_non_negative(function, "interval", job.interval);
     spot_estimate e{};
-    e.interval = job.interval > duration{}
-                     ? job.interval
-                     : daly_interval(job.checkpoint_time, job.mean_time_between_preemptions);
     const double m = in<seconds>(job.mean_time_between_preemptions);
-    const double tau = in<seconds>(e.interval);
     const double delta = in<seconds>(job.checkpoint_time);
     const double r = in<seconds>(job.restart_time);
     const double ts = in<seconds>(job.work);
-    // exp() overflows past ~709: a job whose segments or restarts dwarf the time between
-    // preemptions would practically never finish.
-    constexpr double largest_exponent = 700.0;
-    if (!((tau + delta) / m < largest_exponent)) {
-        detail::throw_invalid(function, "interval + checkpoint_time",
-                              in<seconds>(e.interval + job.checkpoint_time), "s",
-                              "must be under 700 x mean_time_between_preemptions (the job would "
-                              "practically never finish)");
-    }
-    if (!(r / m < largest_exponent)) {
-        detail::throw_invalid(function, "restart_time", r, "s",
-                              "must be under 700 x mean_time_between_preemptions (the job would "
-                              "practically never finish)");
+    const double tau = job.interval > duration{} ? in<seconds>(job.interval)
+                                                 : detail::daly_interval_seconds(delta, m);
+    e.interval = make<seconds>(tau);
+    // exp() overflows past ~709, and the wall time multiplies e^{R/M}·(e^x − 1) by M and by up
+    // to 3e43 segments: at most 500 in the exponents keeps it below 1e274.
+    constexpr double largest_exponent = 500.0;
+    if (!((tau + delta + r) / m < largest_exponent)) {
+        detail::throw_never_finishes(function, e.interval + job.checkpoint_time + job.restart_time,
+                                     job.mean_time_between_preemptions);
     }
     const double segments = ts / tau;
     const double x = (tau + delta) / m;

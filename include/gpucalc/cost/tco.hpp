@@ -44,13 +44,17 @@ struct ownership {
 
 namespace detail {
 
+/// An ownership's rules. Ranges: the quantities in their dimensions' ranges (capex,
+/// installation, full_power, electricity, space and staff 0 or more; service_life and gpus
+/// positive); network_share, cost_of_capital and maintenance_per_year in [0, 1e6];
+/// residual_value in [0, 1); idle_power_fraction in [0, 1]; pue in [1, 1e6].
 GPUCALC_DETAIL_INLINE constexpr void check(const ownership& o, const char* function) {
     require_non_negative(function, "capex", o.capex);
-    require_non_negative(function, "network_share", o.network_share);
+    require_ratio(function, "network_share", o.network_share);
     require_non_negative(function, "installation", o.installation);
     require_positive(function, "service_life", o.service_life);
     require_discount(function, "residual_value", o.residual_value);
-    require_non_negative(function, "cost_of_capital", o.cost_of_capital);
+    require_ratio(function, "cost_of_capital", o.cost_of_capital);
     require_positive(function, "gpus", o.gpus);
     require_non_negative(function, "full_power", o.full_power);
     if (!(o.idle_power_fraction >= 0.0 && o.idle_power_fraction <= 1.0)) {
@@ -58,16 +62,41 @@ GPUCALC_DETAIL_INLINE constexpr void check(const ownership& o, const char* funct
     }
     require_pue(function, o.pue);
     require_non_negative(function, "electricity", o.electricity);
-    require_non_negative(function, "maintenance_per_year", o.maintenance_per_year);
+    require_ratio(function, "maintenance_per_year", o.maintenance_per_year);
     require_non_negative(function, "space", o.space);
     require_non_negative(function, "staff", o.staff);
 }
 
+// Below, y = n·ln(1 + r) for a rate r over n years, so that (1 + r)^−n = e^−y. The annuity and
+// payback formulas divide by r. Below tiny_rate that divides one rounded tiny number by another
+// (for the smallest denormal r and n = 5.5, n·r rounds to 5 or 6 times r, and the annuity read
+// 5 or 6 years): there they are written with the ratios below, each 1 at 0 and taken from its
+// series near 0, so that a tiny rate tends to the straight-line limit smoothly. At and above it
+// the standard forms are exact to a few ulps and need no extra division.
+
+/// The rate below which the annuity and payback take their series forms.
+inline constexpr double tiny_rate = 1e-8;
+
+/// (1 − e^−y) ÷ y for y >= 0; 1 − y/2 below 1e-8 (the next term, y²/6, is under half an ulp).
+inline double one_minus_exp_over(double y) {
+    return y < 1e-8 ? 1.0 - y / 2.0 : -std::expm1(-y) / y;
+}
+
+/// −ln(1 − x) ÷ x for x in [0, 1); 1 + x/2 below 1e-8 (the next term, x²/3, is under half an
+/// ulp).
+inline double minus_log1p_minus_over(double x) {
+    return x < 1e-8 ? 1.0 + x / 2.0 : -std::log1p(-x) / x;
+}
+
 /// The annuity factor: the present value of 1 a year for n years at rate r,
-/// (1 − (1 + r)^−n) / r (the standard annuity formula), computed with expm1/log1p so small
-/// rates stay exact; n when r = 0.
+/// (1 − (1 + r)^−n) / r (the standard annuity formula), computed with expm1/log1p; below
+/// tiny_rate as n · [(1 − e^−y)/y] · [ln(1 + r)/r], the last ratio 1 − r/2 there (the next term,
+/// r²/3, is under half an ulp). n when r = 0.
 inline double annuity_factor(double rate, double years) {
-    return rate > 0.0 ? -std::expm1(-years * std::log1p(rate)) / rate : years;
+    if (!(rate > 0.0)) return years;
+    const double y = years * std::log1p(rate);
+    return rate >= tiny_rate ? -std::expm1(-y) / rate
+                             : years * one_minus_exp_over(y) * (1.0 - rate / 2.0);
 }
 
 /// The capital recovery factor, 1 ÷ the annuity factor: the annual payment that repays 1 over n
@@ -106,7 +135,7 @@ GPUCALC_DETAIL_INLINE inline ownership_cost owning_cost(const ownership& o, doub
     const duration year = make<years>(1.0);
     ownership_cost c{};
     if (o.cost_of_capital > 0.0) {
-        const double discounted_residual = std::pow(1.0 + o.cost_of_capital, -life_years);
+        const double discounted_residual = std::exp(-life_years * std::log1p(o.cost_of_capital));
         c.capital = (invested - discounted_residual * residual) *
                     capital_recovery_factor(o.cost_of_capital, life_years) / year;
     } else {
@@ -124,30 +153,36 @@ GPUCALC_DETAIL_INLINE inline ownership_cost owning_cost(const ownership& o, doub
 /// capex·(1 + network share) + installation − residual, or with a cost of capital the annuity
 /// that repays it (capital recovery factor; the residual discounted back over the life).
 /// Power: draw × PUE × $/kWh, the draw rising linearly from idle to full with utilization
-/// (derived). Plain inline, never constexpr: with a cost of capital it calls std::pow,
-/// std::expm1 and std::log1p, which are not usable in constant expressions.
+/// (derived). Plain inline, never constexpr: with a cost of capital it calls std::exp,
+/// std::expm1 and std::log1p, which are not usable in constant expressions. Ranges: the
+/// ownership as its fields state (see detail::check above: ratios at most 1e6, pue in [1, 1e6]);
+/// utilization in [0, 1].
 inline ownership_cost owning_cost(const ownership& o, double utilization) {
     return detail::owning_cost(o, utilization, "owning_cost");
 }
 
-/// The owned cost per GPU-hour actually used at `utilization` in (0, 1].
+/// The owned cost per GPU-hour actually used at `utilization` in [1e-30, 1] (the ownership as
+/// owning_cost states).
 inline gpu_price owned_price(const ownership& o, double utilization) {
-    detail::require_fraction("owned_price", "utilization", utilization);
+    detail::require_utilization("owned_price", "utilization", utilization);
     const ownership_cost c = detail::owning_cost(o, utilization, "owned_price");
     return (c.capital + c.operations + c.idle_power + c.active_power) / (utilization * o.gpus);
 }
 
 /// Rent or buy, against renting the same GPUs on demand only for the hours they work.
 struct breakeven {
-    /// Owning is cheaper above this utilization. Above 1 when owning never pays (the use it
-    /// would need), +inf when no utilization makes it pay (the cloud costs no more than power).
+    /// Owning is cheaper above this utilization. Above 1 when owning never pays at any real
+    /// use (the use it would need); +inf, with `owning_never_pays`, when no utilization makes it
+    /// pay (the cloud costs no more than the power a busy GPU draws).
     double utilization = std::numeric_limits<double>::infinity();
     bool reached = false;           ///< true when the breakeven utilization is at most 1
+    bool owning_never_pays = true;  ///< true when `utilization` is +inf: no use makes it pay
     gpu_price owned_at_full{};      ///< owned cost per GPU-hour at 100% utilization
     /// At the utilization asked about: when owning's cumulative cost (capex up front, then
-    /// running costs, discounted at the cost of capital) falls below renting's. Meaningful only
-    /// when `pays_back`, which also requires it to come within the service life.
-    duration payback{};
+    /// running costs, discounted at the cost of capital) falls below renting's. +inf when it
+    /// never does (the running saving is not positive, or discounted it never repays the
+    /// upfront cost); `pays_back` says whether it comes within the service life.
+    duration payback = make<seconds>(std::numeric_limits<double>::infinity());
     bool pays_back = false;
 };
 
@@ -156,12 +191,16 @@ struct breakeven {
 /// hour, E the facility power). Payback at `utilization`: the time t at which the running
 /// saving Δ = rent − running costs, accumulated (and discounted at the cost of capital r),
 /// repays the upfront cost U: t = U/Δ, or t = −ln(1 − U·r/Δ_year)/ln(1 + r) years when r > 0
-/// (derived from the annuity formula); it must fall within the service life.
+/// (derived from the annuity formula), for r below detail::tiny_rate written
+/// (U/Δ_year)·[−ln(1 − x)/x]·[r/ln(1 + r)] with x = U·r/Δ_year so that a tiny r tends to U/Δ;
+/// it must fall within the service life. Ranges:
+/// cloud in [1e-30, $1e9/GPU·h] in base units; utilization in [1e-30, 1]; the ownership as
+/// owning_cost states. Every answer is finite but the flagged +inf ones.
 GPUCALC_DETAIL_INLINE inline breakeven rent_vs_buy(const ownership& o, gpu_price cloud,
                                                    double utilization = 1.0) {
     constexpr const char* function = "rent_vs_buy";
     detail::require_positive(function, "cloud", cloud);
-    detail::require_fraction(function, "utilization", utilization);
+    detail::require_utilization(function, "utilization", utilization);
     const ownership_cost full = detail::owning_cost(o, 1.0, function);
     const cost_rate fixed = full.capital + full.operations + full.idle_power;
     const cost_rate cloud_full = cloud * o.gpus;
@@ -171,16 +210,27 @@ GPUCALC_DETAIL_INLINE inline breakeven rent_vs_buy(const ownership& o, gpu_price
     if (margin > cost_rate{}) {
         b.utilization = fixed / margin;
         b.reached = b.utilization <= 1.0;
+        b.owning_never_pays = false;
     }
     // At `utilization` only the active power scales; the rest is what `full` already holds.
     const cost_rate running = full.operations + full.idle_power + utilization * full.active_power;
     const cost_rate saving = utilization * cloud_full - running;
     const money upfront = detail::upfront_cost(o);
     if (saving > cost_rate{}) {
-        if (o.cost_of_capital > 0.0) {
-            const double x = in<usd>(upfront) * o.cost_of_capital / in<usd>(saving * make<years>(1.0));
+        const double r = o.cost_of_capital;
+        if (r >= detail::tiny_rate) {
+            const double x = in<usd>(upfront) * r / in<usd>(saving * make<years>(1.0));
             if (x < 1.0) {
-                b.payback = make<years>(-std::log1p(-x) / std::log1p(o.cost_of_capital));
+                b.payback = make<years>(-std::log1p(-x) / std::log1p(r));
+                b.pays_back = b.payback <= o.service_life;
+            }
+        } else if (r > 0.0) {
+            const double cash_years = in<usd>(upfront) / in<usd>(saving * make<years>(1.0));
+            const double x = cash_years * r;
+            if (x < 1.0) {
+                // ln(1 + r)/r is 1 − r/2 below tiny_rate (see annuity_factor).
+                b.payback = make<years>(cash_years * detail::minus_log1p_minus_over(x) /
+                                        (1.0 - r / 2.0));
                 b.pays_back = b.payback <= o.service_life;
             }
         } else {
@@ -193,18 +243,21 @@ GPUCALC_DETAIL_INLINE inline breakeven rent_vs_buy(const ownership& o, gpu_price
 
 /// Net present value of owning for the service life at `utilization`: the upfront cost, plus
 /// the running costs (operations and power) as an annuity at the cost of capital, less the
-/// residual value discounted from the end of the life (standard discounted cash flow).
+/// residual value discounted from the end of the life (standard discounted cash flow). Ranges:
+/// as owning_cost.
 inline money owning_npv(const ownership& o, double utilization) {
     constexpr const char* function = "owning_npv";
     const ownership_cost c = detail::owning_cost(o, utilization, function);
     const double n = in<years>(o.service_life);
     const money running_per_year = (c.operations + c.idle_power + c.active_power) * make<years>(1.0);
-    return detail::upfront_cost(o) + detail::annuity_factor(o.cost_of_capital, n) * running_per_year -
-           std::pow(1.0 + o.cost_of_capital, -n) * (o.residual_value * o.capex);
+    return detail::upfront_cost(o) +
+           detail::annuity_factor(o.cost_of_capital, n) * running_per_year -
+           std::exp(-n * std::log1p(o.cost_of_capital)) * (o.residual_value * o.capex);
 }
 
 /// Net present value of renting the same GPUs at `cloud` for the hours used over the same life,
-/// discounted at the same rate.
+/// discounted at the same rate. Ranges: cloud 0 or in its range; utilization in [0, 1]; the
+/// ownership as owning_cost.
 inline money renting_npv(const ownership& o, gpu_price cloud, double utilization) {
     constexpr const char* function = "renting_npv";
     detail::check(o, function);
@@ -223,6 +276,8 @@ struct cumulative_cost {
     money rented{};
 };
 
+/// Ranges: cloud and t 0 or in their ranges; utilization in [0, 1]; the ownership as
+/// owning_cost.
 inline cumulative_cost cumulative_costs(const ownership& o, gpu_price cloud, double utilization,
                                         duration t) {
     constexpr const char* function = "cumulative_costs";
@@ -242,6 +297,18 @@ struct demand_step {
     duration time{};
 };
 
+namespace detail {
+[[noreturn]] GPUCALC_DETAIL_COLD inline void throw_unsorted_steps(const char* function,
+                                                                  gpu_count gpus,
+                                                                  gpu_count before,
+                                                                  std::size_t i) {
+    throw_invalid_name(function, indexed_field("steps", i, "gpus").c_str(), value_text(gpus),
+                       "must not exceed ", indexed_field("steps", i - 1, "gpus") + " = " +
+                           value_text(before),
+                       ": the profile must be sorted by decreasing demand");
+}
+}  // namespace detail
+
 /// The owned capacity that minimizes owned + cloud-burst cost over a demand profile, and what
 /// all-cloud and all-owned would cost. Owned capacity costs its capital and operations for the
 /// whole period whatever the load, plus power for the hours it works; demand above it rents.
@@ -256,7 +323,9 @@ struct hybrid_capacity {
 
 /// `steps` must be sorted by decreasing GPU count (a load-duration curve). `server` describes
 /// owning one server of `server.gpus` GPUs; capacity is owned GPU by GPU at its per-GPU cost
-/// (whole servers are not enforced).
+/// (whole servers are not enforced). Ranges: cloud in [1e-30, $1e9/GPU·h] in base units; each
+/// step's gpus and time positive, in their ranges; the ownership as owning_cost. An error
+/// names the step by its index ("steps[1].gpus").
 template <std::size_t N>
 inline hybrid_capacity base_load_and_burst(const demand_step (&steps)[N], const ownership& server,
                                            gpu_price cloud) {
@@ -264,12 +333,10 @@ inline hybrid_capacity base_load_and_burst(const demand_step (&steps)[N], const 
     constexpr const char* function = "base_load_and_burst";
     detail::require_positive(function, "cloud", cloud);
     for (std::size_t i = 0; i < N; ++i) {
-        detail::require_positive(function, "steps[i].gpus", steps[i].gpus);
-        detail::require_positive(function, "steps[i].time", steps[i].time);
+        detail::require_positive_at(function, "steps", i, "gpus", steps[i].gpus);
+        detail::require_positive_at(function, "steps", i, "time", steps[i].time);
         if (i > 0 && steps[i].gpus > steps[i - 1].gpus) {
-            detail::throw_invalid(function, "steps[i].gpus", in<gpus>(steps[i].gpus), "GPU",
-                                  "must not exceed the step before: the profile must be sorted "
-                                  "by decreasing demand");
+            detail::throw_unsorted_steps(function, steps[i].gpus, steps[i - 1].gpus, i);
         }
     }
     const ownership_cost busy = detail::owning_cost(server, 1.0, function);

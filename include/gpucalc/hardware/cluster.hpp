@@ -23,6 +23,17 @@ struct node {
     link_spec intra_node{};
 };
 
+namespace detail {
+/// intra_node_link(node) for a node whose links are checked.
+constexpr link_spec intra_node_link_unchecked(const node& n) {
+    if (n.intra_node.per_direction > bandwidth{}) return n.intra_node;
+    if (n.gpu.scale_up.per_direction > bandwidth{} && n.gpu.scale_up.span >= n.gpus_per_node) {
+        return n.gpu.scale_up;
+    }
+    return n.gpu.host;
+}
+}  // namespace detail
+
 /// The link collectives inside `n` run over:
 /// - `n.intra_node` when it is set (non-zero bandwidth);
 /// - otherwise the GPU's scale_up link, when its span covers all `gpus_per_node` GPUs (an HGX
@@ -30,12 +41,15 @@ struct node {
 /// - otherwise the GPU's host link: a ring over 8 PCIe cards crosses PCIe even where pairs of
 ///   them are bridged, so an 8 × A100 PCIe node gets PCIe Gen4, not the bridge's 300 GB/s.
 /// Empty when the GPU has neither link; check(cluster) rejects that for more than one GPU.
+/// Ranges: gpus_per_node in [1, 2^31); the three links as link_spec states (named
+/// "intra_node.", "gpu.scale_up." and "gpu.host."), so the link returned is a valid one.
 constexpr link_spec intra_node_link(const node& n) {
-    if (n.intra_node.per_direction > bandwidth{}) return n.intra_node;
-    if (n.gpu.scale_up.per_direction > bandwidth{} && n.gpu.scale_up.span >= n.gpus_per_node) {
-        return n.gpu.scale_up;
-    }
-    return n.gpu.host;
+    constexpr const char* function = "intra_node_link";
+    detail::require_count(function, "gpus_per_node", n.gpus_per_node);
+    detail::check(n.intra_node, detail::field_path{function, "intra_node."});
+    detail::check(n.gpu.scale_up, detail::field_path{function, "gpu.", "scale_up."});
+    detail::check(n.gpu.host, detail::field_path{function, "gpu.", "host."});
+    return detail::intra_node_link_unchecked(n);
 }
 
 /// Identical nodes joined by a scale-out network.
@@ -85,7 +99,7 @@ constexpr checked_cluster check_cluster(const cluster& c, const char* function) 
     check(c.node.gpu, field_path{function, "node.gpu."});
     check(c.node.intra_node, field_path{function, "node.", "intra_node."});
     check(c.inter_node, field_path{function, "", "inter_node."});
-    const link_spec intra_node = intra_node_link(c.node);
+    const link_spec intra_node = intra_node_link_unchecked(c.node);
     if (c.node.gpus_per_node > 1 && !(intra_node.per_direction > bandwidth{})) {
         throw_invalid(function, "node.intra_node.per_direction", 0.0, "B/s",
                       "must be > 0 when node.gpus_per_node = ",
@@ -98,15 +112,21 @@ constexpr checked_cluster check_cluster(const cluster& c, const char* function) 
                       " (a scale-out link joins them)");
     }
     const std::int64_t gpus = static_cast<std::int64_t>(c.nodes) * c.node.gpus_per_node;
+    if (gpus > largest_count) {
+        throw_invalid(function, "nodes x node.gpus_per_node", static_cast<double>(gpus), "",
+                      "must be <= 2^40");
+    }
     const bandwidth network = static_cast<double>(c.nics_per_node) * c.inter_node.per_direction;
     return checked_cluster(c, gpus, intra_node, network);
 }
 }  // namespace detail
 
-/// Checks `c` once: counts in [1, 2^40], the GPU as check(gpu_spec) does (its fields named
-/// under "node.gpu."), every link, a link between the GPUs of a node of more than one (set or
-/// derived), and a scale-out link between more than one node. The handle it returns carries the
-/// derived values, so the overloads below taking it check nothing again.
+/// Checks `c` once. Ranges: nodes, node.gpus_per_node and nics_per_node in [1, 2^31) (their
+/// type's range), and nodes × node.gpus_per_node at most 2^40; the GPU as check(gpu_spec) (its
+/// fields named under "node.gpu."); every link as link_spec states; a link between the GPUs of
+/// a node of more than one (set or derived), and a scale-out link between more than one node.
+/// The handle it returns carries the derived values, so the overloads below taking it check
+/// nothing again.
 constexpr checked_cluster check(const cluster& c) {
     return detail::check_cluster(c, "check(cluster)");
 }

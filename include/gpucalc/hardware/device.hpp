@@ -105,6 +105,13 @@ constexpr bool operator==(const gpu_spec& a, const gpu_spec& b) {
         return false;
     }
     if (a.mig == b.mig) return true;
+    // A count check(gpu_spec) would reject is not trusted with a read: such specs are equal
+    // only when they point to the same profiles. (The null test runs at run time only, as in
+    // check(gpu_spec); in a constant expression a read through null is itself an error.)
+    if (a.mig_count < 0 || a.mig_count > max_mig_profiles ||
+        (!detail::is_constant_evaluated() && (a.mig == nullptr || b.mig == nullptr))) {
+        return false;
+    }
     for (std::int32_t i = 0; i < a.mig_count; ++i) {
         if (a.mig[i] != b.mig[i]) return false;
     }
@@ -113,37 +120,56 @@ constexpr bool operator==(const gpu_spec& a, const gpu_spec& b) {
 constexpr bool operator!=(const gpu_spec& a, const gpu_spec& b) { return !(a == b); }
 
 namespace detail {
-/// Throws "function: <prefix>dense_peak.<precision> = value FLOP/s must be finite and >= 0".
+/// Throws for a device's peak at precision `p` outside its range (0, or in [1e-30 FLOP/s,
+/// 1e30 FLOP/s]), named "<path>dense_peak.<precision>".
 [[noreturn]] GPUCALC_DETAIL_COLD inline void throw_bad_peak(const field_path& at,
-                                                            compute_precision p, double value) {
-    const std::string field = "dense_peak." + std::string(to_string(p));
-    throw_invalid(at.function, path_text(at, field.c_str()).c_str(), value, "FLOP/s",
-                  "must be finite and >= 0");
+                                                            compute_precision p, flop_rate rate) {
+    const std::string field = path_text(at, "dense_peak.") + std::string(to_string(p));
+    throw_out_of_range(at.function, field.c_str(), rate, true);
 }
-[[noreturn]] GPUCALC_DETAIL_COLD inline void throw_bad_peak(const char* function,
-                                                            compute_precision p, double value) {
-    throw_bad_peak(field_path{function}, p, value);
+
+/// Throws for a peak `function` cannot use: `precision` (the caller's field `field`) not a
+/// compute_precision, a precision the device has no pipeline for, or a peak outside its range.
+/// Unit-free, so that the benchmarks' raw-double twins call it too.
+[[noreturn]] GPUCALC_DETAIL_COLD inline void throw_unusable_peak(const char* function,
+                                                                 const char* field,
+                                                                 const char* gpu_prefix,
+                                                                 std::string_view gpu_name,
+                                                                 compute_precision precision,
+                                                                 double rate) {
+    require_enumerator(function, field, precision, compute_precision_count, "compute_precision");
+    if (rate == 0.0) {
+        throw_invalid_name(function, field, to_string(precision), "is not supported by ",
+                           gpu_name, " (it has no dense peak at that precision)");
+    }
+    throw_bad_peak(field_path{function, gpu_prefix}, precision, make<flops_per_second>(rate));
+}
+
+/// peak() naming the function the caller called, the field its precision came from ("compute"
+/// in a serving setup, "job.compute" in a training job) and the path to the GPU ("gpu.").
+GPUCALC_DETAIL_INLINE constexpr flop_rate peak_of(const gpu_spec& gpu, compute_precision precision,
+                                                  const char* function, const char* field,
+                                                  const char* gpu_prefix = "gpu.") {
+    const flop_rate rate = peak_entry(gpu.dense_peak, precision);  // looked up once
+    if (!(rate.value() >= smallest_input && rate.value() <= input_range<flop_rate>::largest)) {
+        throw_unusable_peak(function, field, gpu_prefix, gpu.name, precision, rate.value());
+    }
+    return rate;
 }
 }  // namespace detail
 
-/// True when `gpu` has a dense peak at `precision`.
+/// True when `gpu` has a dense peak at `precision`, which must be one of the enumerators.
 constexpr bool supports(const gpu_spec& gpu, compute_precision precision) {
+    detail::require_enumerator("supports", "precision", precision,
+                               detail::compute_precision_count, "compute_precision");
     return detail::peak_entry(gpu.dense_peak, precision).value() > 0.0;
 }
 
 /// The dense peak of `gpu` at `precision`; invalid_input if the device cannot compute it
-/// (for example fp8 on an A100).
+/// (for example fp8 on an A100), if `precision` is not one of the enumerators, or if the
+/// peak is outside its range (0 or [1e-30 FLOP/s, 1e30 FLOP/s]).
 GPUCALC_DETAIL_INLINE constexpr flop_rate peak(const gpu_spec& gpu, compute_precision precision) {
-    const flop_rate rate = detail::peak_entry(gpu.dense_peak, precision);  // looked up once
-    if (!(rate.value() > 0.0)) {
-        detail::throw_invalid_name("peak", "precision", to_string(precision),
-                                   "is not supported by ", gpu.name,
-                                   " (it has no dense peak at that precision)");
-    }
-    if (!(rate.value() <= detail::largest_finite)) {
-        detail::throw_bad_peak("peak", precision, rate.value());
-    }
-    return rate;
+    return detail::peak_of(gpu, precision, "peak", "precision");
 }
 
 /// The fraction of each datasheet peak real kernels reach: the roofline's ceilings are the
@@ -156,6 +182,8 @@ GPUCALC_DETAIL_INLINE constexpr flop_rate peak(const gpu_spec& gpu, compute_prec
 ///   (Azure AI benchmarking guide); a tuned read kernel 88% on A100 (NVIDIA forum, confirmed by
 ///   Nsight Compute). Uncertain: 0.79–0.90.
 /// (Not to be confused with a scaling efficiency, which compares many GPUs with one.)
+/// Each is in [1e-30, 1]: a fraction of a peak, at least 1e-30 so a time divided by it stays
+/// finite.
 struct kernel_efficiency {
     double compute = 0.80;
     double memory = 0.85;
@@ -165,9 +193,32 @@ struct kernel_efficiency {
 };
 
 namespace detail {
+/// Each efficiency in [1e-30, 1] (require_fraction_of_peak).
 constexpr void check(const kernel_efficiency& e, const char* function) {
-    require_fraction(function, "efficiency.compute", e.compute);
-    require_fraction(function, "efficiency.memory", e.memory);
+    require_fraction_of_peak(function, "efficiency.compute", e.compute);
+    require_fraction_of_peak(function, "efficiency.memory", e.memory);
+}
+
+/// Throws for MIG profile `i` of `gpu` breaking a rule, named "mig[i].member".
+[[noreturn]] GPUCALC_DETAIL_COLD inline void throw_bad_mig_profile(const gpu_spec& gpu,
+                                                                   const field_path& at,
+                                                                   std::int32_t i) {
+    const mig_profile& profile = gpu.mig[i];
+    const auto field = [&](const char* member) {
+        return path_text(at, "mig[") + std::to_string(i) + "]." + member;
+    };
+    require_positive(at.function, field("memory").c_str(), profile.memory);
+    if (profile.memory > gpu.memory) {
+        throw_invalid_name(at.function, field("memory").c_str(), to_string(profile.memory),
+                           "must not exceed ", path_text(at, "memory = ") +
+                               to_string(gpu.memory));
+    }
+    if (profile.compute_slices < 1 || profile.compute_slices > 7) {
+        throw_invalid(at.function, field("compute_slices").c_str(),
+                      static_cast<double>(profile.compute_slices), "", "must be in [1, 7]");
+    }
+    require_count(at.function, field("max_instances").c_str(), profile.max_instances);
+    throw invalid_input(at.function);  // not reached: the caller found a rule broken
 }
 
 /// check(gpu_spec)'s rules, reporting fields under `at` (a cluster's GPU is "node.gpu.").
@@ -177,8 +228,10 @@ constexpr void check(const gpu_spec& gpu, const field_path& at) {
     require_non_negative_at(at, "tdp", gpu.tdp);
     for (compute_precision p : all_compute_precisions) {
         const flop_rate rate = peak_entry(gpu.dense_peak, p);
-        if (!(rate.value() >= 0.0 && rate.value() <= largest_finite)) {
-            throw_bad_peak(at, p, rate.value());
+        if (!((rate.value() >= smallest_input &&
+               rate.value() <= input_range<flop_rate>::largest) ||
+              rate.value() == 0.0)) {
+            throw_bad_peak(at, p, rate);
         }
     }
     check(gpu.scale_up, field_path{at.function, at.prefix, "scale_up."});
@@ -198,24 +251,21 @@ constexpr void check(const gpu_spec& gpu, const field_path& at) {
     }
     for (std::int32_t i = 0; i < gpu.mig_count; ++i) {
         const mig_profile& profile = gpu.mig[i];
-        require_positive_at(at, "mig.memory", profile.memory);
-        if (profile.memory > gpu.memory) {
-            throw_invalid(at.function, path_text(at, "mig.memory").c_str(),
-                          profile.memory.value(), "B", "must not exceed the device memory");
+        if (!(profile.memory.value() >= smallest_input && profile.memory <= gpu.memory &&
+              profile.compute_slices >= 1 && profile.compute_slices <= 7 &&
+              profile.max_instances >= 1)) {
+            throw_bad_mig_profile(gpu, at, i);
         }
-        if (profile.compute_slices < 1 || profile.compute_slices > 7) {
-            throw_invalid(at.function, path_text(at, "mig.compute_slices").c_str(),
-                          static_cast<double>(profile.compute_slices), "", "must be in [1, 7]");
-        }
-        require_count_at(at, "mig.max_instances", profile.max_instances);
     }
 }
 }  // namespace detail
 
-/// Rejects a hand-written spec that no real device could have: a non-positive capacity or
-/// bandwidth; a negative peak, TDP, link figure or latency; a link spanning one GPU or with an
-/// efficiency outside (0, 1]; more MIG profiles than max_mig_profiles, or a count without
-/// profiles; a MIG profile with more memory than the device or slices outside 1–7.
+/// Rejects a hand-written spec that no real device could have. Ranges (quantities as in
+/// docs/units.md, "Input ranges"): memory in [1e-30 B, 1e30 B]; memory_bandwidth in
+/// [1e-30 B/s, 1e30 B/s]; each dense peak 0 (no such pipeline) or in [1e-30 FLOP/s,
+/// 1e30 FLOP/s]; tdp 0 or in [1e-30 W, 1e15 W]; each link as link_spec states; mig_count in
+/// [0, max_mig_profiles], and 0 when mig is null; each MIG profile's memory in [1e-30 B, the
+/// device's memory], compute_slices in [1, 7], max_instances in [1, 2^31).
 constexpr void check(const gpu_spec& gpu) {
     detail::check(gpu, detail::field_path{"check(gpu_spec)"});
 }

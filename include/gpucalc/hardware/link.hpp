@@ -14,6 +14,9 @@ namespace gpucalc {
 
 /// A point-to-point link. Datasheets print the bidirectional sum (NVLink 4: 900 GB/s); this
 /// holds one direction (450 GB/s), the figure a ring collective or a copy actually sees.
+/// Ranges (checked wherever a link is used): per_direction 0 or in [1e-30 B/s, 1e30 B/s];
+/// latency 0 or in [1e-30 s, 1e6 years]; span 0 or at least 2; collective_efficiency in
+/// [1e-30, 1].
 struct link_spec {
     std::string_view name{};
     bandwidth per_direction{};  ///< zero means no such link
@@ -53,23 +56,44 @@ GPUCALC_DETAIL_COLD inline std::string path_text(const field_path& at, const cha
     return std::string(at.prefix) + at.member + field;
 }
 
+/// A quantity that must be > 0 and inside its dimension's range (docs/units.md, "Input
+/// ranges"), named by its path.
 template <class Quantity>
 constexpr void require_positive_at(const field_path& at, const char* field, const Quantity& q) {
-    if (!(q > Quantity{} && q.value() <= largest_finite)) {
+    if (!(q.value() >= smallest_input && q.value() <= input_range<Quantity>::largest)) {
         require_positive(at.function, path_text(at, field).c_str(), q);
     }
 }
 
+/// A quantity that must be 0, or inside its dimension's range, named by its path.
 template <class Quantity>
 constexpr void require_non_negative_at(const field_path& at, const char* field, const Quantity& q) {
-    if (!(q >= Quantity{} && q.value() <= largest_finite)) {
+    if (!((q.value() >= smallest_input && q.value() <= input_range<Quantity>::largest) ||
+          q.value() == 0.0)) {
         require_non_negative(at.function, path_text(at, field).c_str(), q);
     }
 }
 
+[[noreturn]] GPUCALC_DETAIL_COLD inline void throw_bad_fraction_of_peak(const char* function,
+                                                                        const char* field,
+                                                                        double value) {
+    throw_invalid(function, field, value, "",
+                  value > 0.0 && value < smallest_input ? "must be at least 1e-30"
+                                                        : "must be in (0, 1]");
+}
+
+/// A fraction of a peak that real work reaches (a kernel's efficiency, a link's collective
+/// efficiency, a training run's MFU): in (0, 1], and at least 1e-30, as a positive input
+/// quantity is, so that a time divided by it stays finite.
+constexpr void require_fraction_of_peak(const char* function, const char* field, double value) {
+    if (!(value >= smallest_input && value <= 1.0)) {
+        throw_bad_fraction_of_peak(function, field, value);
+    }
+}
+
 constexpr void require_fraction_at(const field_path& at, const char* field, double value) {
-    if (!(value > 0.0 && value <= 1.0)) {
-        require_fraction(at.function, path_text(at, field).c_str(), value);
+    if (!(value >= smallest_input && value <= 1.0)) {
+        throw_bad_fraction_of_peak(at.function, path_text(at, field).c_str(), value);
     }
 }
 
@@ -79,8 +103,7 @@ constexpr void require_count_at(const field_path& at, const char* field, long lo
     }
 }
 
-/// Rejects a link no hardware could have: a negative or non-finite bandwidth or latency, a
-/// negative span or a span of one GPU, or an efficiency outside (0, 1].
+/// Rejects a link outside the ranges link_spec states, naming its fields under `at`.
 constexpr void check(const link_spec& link, const field_path& at) {
     require_non_negative_at(at, "per_direction", link.per_direction);
     require_non_negative_at(at, "latency", link.latency);
@@ -93,7 +116,8 @@ constexpr void check(const link_spec& link, const field_path& at) {
 
 }  // namespace detail
 
-/// A link from the bidirectional aggregate a datasheet prints.
+/// A link from the bidirectional aggregate a datasheet prints. Ranges: both_directions 0 or in
+/// [1e-30 B/s, 1e30 B/s]; latency 0 or in [1e-30 s, 1e6 years].
 constexpr link_spec link_from_bidirectional(std::string_view name, bandwidth both_directions,
                                             duration latency) {
     detail::require_non_negative("link_from_bidirectional", "both_directions", both_directions);
@@ -104,7 +128,8 @@ constexpr link_spec link_from_bidirectional(std::string_view name, bandwidth bot
 /// The bandwidth collectives reach over `link` in one direction: per_direction ×
 /// collective_efficiency. This is the figure nccl-tests reports as bus bandwidth, which its
 /// doc/PERFORMANCE.md defines so that it compares with the hardware's peak whatever the number
-/// of ranks; a collective's time follows from it with the collective's own factor.
+/// of ranks; a collective's time follows from it with the collective's own factor. Ranges: a
+/// link_spec's (its comment above).
 constexpr bandwidth bus_bandwidth(const link_spec& link) {
     detail::check(link, detail::field_path{"bus_bandwidth"});
     return link.collective_efficiency * link.per_direction;

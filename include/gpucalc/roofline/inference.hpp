@@ -38,13 +38,20 @@ namespace detail {
 
 /// Expected distinct experts a batch touches in one MoE layer with uniform top-k routing:
 /// E·(1 − (1 − k/E)^b) (derived: each expert is missed by a token with probability 1 − k/E).
+/// The power is taken by repeated squaring, at most 63 steps whatever `batch` (a loop over
+/// the tokens ran 2^40 times for a batch of 2^40), on the complements p = 1 − (1 − k/E)^m,
+/// which square as 1 − (1 − p)² = p·(2 − p) and combine as p + q·(1 − p), so nothing cancels:
+/// within a few ulps of E·(−expm1(b·log1p(−k/E))), which is not constexpr.
 constexpr double experts_touched(const transformer& m, std::int64_t batch) {
     if (m.experts <= 1) return 1.0;
     const double e = static_cast<double>(m.experts);
-    const double miss = 1.0 - static_cast<double>(m.experts_per_token) / e;
-    double all_miss = 1.0;
-    for (std::int64_t i = 0; i < batch && all_miss > 1e-12; ++i) all_miss *= miss;
-    return e * (1.0 - all_miss);
+    double reached = static_cast<double>(m.experts_per_token) / e;  // by 2^i tokens
+    double touched = 0.0;                                            // by the tokens so far
+    for (std::int64_t n = batch; n > 0; n >>= 1) {
+        if ((n & 1) != 0) touched += reached * (1.0 - touched);
+        reached *= 2.0 - reached;
+    }
+    return e * touched;
 }
 
 /// Weight bytes a forward pass over `tokens` tokens reads on one GPU: every linear layer (of an
@@ -65,19 +72,21 @@ GPUCALC_DETAIL_INLINE constexpr data_size weight_bytes_read(const checked_model&
         unread_experts = w.experts * (1.0 - touched / static_cast<double>(m.experts));
     }
     // The norms and the head: every embedding-class weight but the ones only looked up.
-    return storage_size(w.linear - unread_experts, linear) +
-           storage_size(w.embedding_class - w.lookup, rest);
+    return storage_size_unchecked(w.linear - unread_experts, linear) +
+           storage_size_unchecked(w.embedding_class - w.lookup, rest);
 }
 
-/// The checks every forward pass of `setup` on `gpu` shares (decode and prefill): the model,
-/// the serving setup, the efficiencies and the bandwidth.
-GPUCALC_DETAIL_INLINE constexpr void check_pass(const checked_model& cm, const gpu_spec& gpu,
-                                                const serving_setup& s, const char* function) {
+/// The checks every forward pass of `setup` on `gpu` shares (decode and prefill): the model and
+/// the serving setup (its storage formats included: workload.hpp), the efficiencies, the
+/// bandwidth and the peak at `setup.compute`, which it returns.
+GPUCALC_DETAIL_INLINE constexpr flop_rate check_pass(const checked_model& cm, const gpu_spec& gpu,
+                                                     const serving_setup& s,
+                                                     const char* function) {
     check(cm, s, function);
     check(s.efficiency, function);
     require_positive(function, "gpu.memory_bandwidth", gpu.memory_bandwidth);
+    return peak_of(gpu, s.compute, function, "compute");
 }
-
 
 /// decode() with the MoE experts touched taken as expected (false) or as few as possible,
 /// naming `function` in its errors.
@@ -85,18 +94,18 @@ constexpr decode_estimate decode_step(const checked_model& cm, const gpu_spec& g
                                       const serving_setup& s, bool fewest_experts,
                                       const char* function) {
     const transformer& m = cm.spec();
-    check_pass(cm, gpu, s, function);
+    const flop_rate peak_rate = check_pass(cm, gpu, s, function);
     const std::int64_t tp = s.parallel.tensor;
     const double b = static_cast<double>(s.batch);
     decode_estimate d{};
     d.weight_bytes = detail::weight_bytes_read(cm, tp, s.batch, s.weights, s.embeddings, fewest_experts);
     const double cached = static_cast<double>(detail::attended_unchecked(m, s.context));
-    d.kv_bytes = storage_size(
+    d.kv_bytes = storage_size_unchecked(
         b * (cached + 1.0) * detail::kv_elements_per_token(cm, tp, static_cast<double>(m.layers)),
         s.kv_cache);
     d.bytes = d.weight_bytes + d.kv_bytes;
     d.flops = detail::pass_forward_flops(cm, s.parallel, {s.batch, 1, s.context, 1, pair_count::causal});
-    const op_timing o = detail::op_time_unchecked({d.flops, d.bytes}, peak(gpu, s.compute),
+    const op_timing o = detail::op_time_unchecked({d.flops, d.bytes}, peak_rate,
                                                   gpu.memory_bandwidth, s.efficiency);
     d.compute_time = o.compute_time;
     d.memory_time = o.memory_time;
@@ -115,7 +124,12 @@ constexpr decode_estimate decode_step(const checked_model& cm, const gpu_spec& g
 /// context). Time = max(FLOPs ÷ attainable peak, bytes ÷ attainable bandwidth) for one TP
 /// rank's share; with pipeline stages, a token passes through each in turn, so the time is
 /// their sum, which is the same formula over all layers. A checked model skips the model's
-/// checks; the setup's are still made.
+/// checks; the setup's are still made. Ranges: the model as check(transformer); setup.batch and
+/// setup.context in [1, 2^40] with batch × context × vocab below 2^53; setup.parallel a serving
+/// layout (tensor and pipeline only, as parallelism.hpp states); setup.weights, embeddings and
+/// kv_cache as bits_per_element states; setup.compute a peak the GPU has (peak()); each
+/// efficiency in [1e-30, 1]; the GPU's memory_bandwidth in [1e-30 B/s, 1e30 B/s]. The answer is
+/// then finite and positive.
 GPUCALC_DETAIL_HOT constexpr decode_estimate decode(const checked_model& m, const gpu_spec& gpu,
                                                    const serving_setup& setup) {
     return detail::decode_step(m, gpu, setup, false, "decode");
@@ -127,29 +141,50 @@ GPUCALC_DETAIL_HOT constexpr decode_estimate decode(const transformer& m, const 
 
 /// Where decode turns compute-bound as the batch grows.
 struct compute_bound_crossover {
-    bool reached = false;    ///< false: memory-bound at every batch up to the limit
+    bool reached = false;    ///< false: memory-bound at every batch up to `searched_up_to`
     std::int64_t batch = 0;  ///< the smallest compute-bound batch, when reached
+    /// The largest batch the search tried: the limit, or the largest batch the setup accepts
+    /// (batch × context × vocab below 2^53) when that is smaller.
+    std::int64_t searched_up_to = 0;
 };
 
 /// The smallest batch at which decode turns compute-bound (the ridge, in batch terms). Each
 /// sequence also reads its own KV cache, which batching does not share, so at long contexts
-/// some setups never cross: `reached` is then false.
+/// some setups never cross: `reached` is then false. Ranges: limit in [1, 2^40]; the setup as
+/// decode states, except `setup.batch`, which the search sets (from 1 up to the limit, or to
+/// the largest batch with batch × context × vocab below 2^53 when that is smaller). A binary
+/// search: at most 42 decode evaluations.
 constexpr compute_bound_crossover decode_compute_bound_batch(const checked_model& m,
                                                              const gpu_spec& gpu, serving_setup s,
                                                              std::int64_t limit = 1 << 20) {
-    detail::require_count("decode_compute_bound_batch", "limit", limit);
+    constexpr const char* function = "decode_compute_bound_batch";
+    detail::require_count(function, "limit", limit);
     auto compute_bound = [&](std::int64_t b) {
         s.batch = b;
-        return detail::decode_step(m, gpu, s, false, "decode_compute_bound_batch").bound ==
-               bound::compute;
+        return detail::decode_step(m, gpu, s, false, function).bound == bound::compute;
     };
-    if (!compute_bound(limit)) return {false, 0};
-    std::int64_t low = 0, high = limit;  // low is memory-bound (or 0), high compute-bound
+    // Batch 1 first: every other rule of the setup is checked there, under this name.
+    const bool at_one = compute_bound(1);
+    // The largest batch the setup accepts, from the rule itself (rounding may leave the first
+    // guess one or two too high).
+    const double context_by_vocab =
+        static_cast<double>(s.context) * static_cast<double>(m.spec().vocab);
+    const double fitting = detail::largest_exact_count / context_by_vocab;
+    std::int64_t high = fitting < static_cast<double>(limit) ? static_cast<std::int64_t>(fitting)
+                                                             : limit;
+    s.batch = high;
+    while (high > 1 && !(detail::tokens_by_vocab(m.spec(), s) < detail::largest_exact_count)) {
+        s.batch = --high;
+    }
+    if (at_one) return {true, 1, high};
+    if (!compute_bound(high)) return {false, 0, high};
+    const std::int64_t searched_up_to = high;
+    std::int64_t low = 1;  // low is memory-bound, high compute-bound
     while (high - low > 1) {
         const std::int64_t mid = low + (high - low) / 2;
         if (compute_bound(mid)) high = mid; else low = mid;
     }
-    return {true, high};
+    return {true, high, searched_up_to};
 }
 constexpr compute_bound_crossover decode_compute_bound_batch(const transformer& m,
                                                              const gpu_spec& gpu,
@@ -173,12 +208,13 @@ struct prefill_estimate {
 /// FLOPs for every prompt token, attention over the keys each token sees (i for token i when
 /// `setup.causal`, capped by a sliding window), and the output head for the last token of each
 /// prompt only; bytes are the weights read once and the KV cache written (derived). A checked
-/// model skips the model's checks; the setup's are still made.
+/// model skips the model's checks; the setup's are still made. Ranges: as decode, and
+/// setup.prompt in [1, 2^40] with batch × prompt × vocab below 2^53 (checked after its factors).
 GPUCALC_DETAIL_HOT constexpr prefill_estimate prefill(const checked_model& cm, const gpu_spec& gpu,
                                                      const serving_setup& s) {
     constexpr const char* function = "prefill";
     const transformer& m = cm.spec();
-    detail::check_pass(cm, gpu, s, function);
+    const flop_rate peak_rate = detail::check_pass(cm, gpu, s, function);
     detail::require_count(function, "prompt", s.prompt);
     const double prompt_tokens_by_vocab = static_cast<double>(s.batch) *
                                           static_cast<double>(s.prompt) * static_cast<double>(m.vocab);
@@ -196,9 +232,10 @@ GPUCALC_DETAIL_HOT constexpr prefill_estimate prefill(const checked_model& cm, c
         {s.batch, s.prompt, s.prompt, 1, s.causal ? pair_count::causal : pair_count::all_keys});
     // Every prompt token's K and V are written (a sliding-window cache overwrites in place).
     r.bytes = detail::weight_bytes_read(cm, tp, s.batch * s.prompt, s.weights, s.embeddings) +
-              storage_size(b * n * detail::kv_elements_per_token(cm, tp, static_cast<double>(m.layers)),
-                           s.kv_cache);
-    const op_timing o = detail::op_time_unchecked({r.flops, r.bytes}, peak(gpu, s.compute),
+              detail::storage_size_unchecked(
+                  b * n * detail::kv_elements_per_token(cm, tp, static_cast<double>(m.layers)),
+                  s.kv_cache);
+    const op_timing o = detail::op_time_unchecked({r.flops, r.bytes}, peak_rate,
                                                   gpu.memory_bandwidth, s.efficiency);
     r.compute_time = o.compute_time;
     r.memory_time = o.memory_time;

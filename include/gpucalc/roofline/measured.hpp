@@ -30,13 +30,17 @@ struct model_utilization {
     double mfu = 0.0;
 };
 
+/// Ranges: measured in [1e-30, 1e12] tokens/s per stream; the rest as decode states (the
+/// setup's efficiency is not used: the yardstick is 100% of both peaks).
 constexpr model_utilization decode_utilization(const transformer& m, const gpu_spec& gpu,
                                                const serving_setup& s,
                                                stream_token_rate measured) {
-    detail::require_positive("decode_utilization", "measured", measured);
-    const decode_estimate d = detail::decode_at_peak(m, gpu, s, false, "decode_utilization");
+    constexpr const char* function = "decode_utilization";
+    detail::require_positive(function, "measured", measured);
+    const decode_estimate d = detail::decode_at_peak(m, gpu, s, false, function);
     const duration step = detail::one_token_per_sequence() / measured;
-    return {(d.bytes / step) / gpu.memory_bandwidth, (d.flops / step) / peak(gpu, s.compute)};
+    return {(d.bytes / step) / gpu.memory_bandwidth,
+            (d.flops / step) / detail::peak_of(gpu, s.compute, function, "compute")};
 }
 
 /// Whether a claimed per-stream decode speed is possible: at most the roofline's ceiling at
@@ -49,6 +53,7 @@ struct plausibility {
     gpucalc::bound bound = gpucalc::bound::memory;  ///< which roof sets the ceiling
 };
 
+/// Ranges: claimed in [1e-30, 1e12] tokens/s per stream; the rest as decode_utilization.
 constexpr plausibility check_decode_claim(const transformer& m, const gpu_spec& gpu,
                                           const serving_setup& s,
                                           stream_token_rate claimed) {

@@ -23,7 +23,7 @@ inline constexpr double default_training_mfu = 0.40;
 
 /// The assumptions of the quick, MFU-based training-time estimate.
 struct mfu_assumption {
-    double mfu = default_training_mfu;  ///< model FLOPs ÷ (GPUs × peak), in (0, 1]
+    double mfu = default_training_mfu;  ///< model FLOPs ÷ (GPUs × peak), in [1e-30, 1]
     /// Count FLOPs as 6·N·D (Kaplan et al. 2020) instead of the exact per-token count.
     bool six_n_d = false;
 };
@@ -36,7 +36,7 @@ constexpr flop_count training_model_flops_per_token(const checked_model& cm, con
                                                     const parallel_layout& layout,
                                                     bool six_n_d, const char* function) {
     require_count(function, "job.sequence", job.sequence);
-    check(cm, layout, job.sequence, function);
+    check(cm, layout, job.sequence, layout_path{function, "layout."});
     if (six_n_d) {
         const parameter_counts c = count_parameters(cm);
         return make<flops>(6.0 * static_cast<double>(c.active - c.embedding));
@@ -52,11 +52,14 @@ constexpr flop_count training_model_flops_per_token(const checked_model& cm, con
 constexpr flop_rate sustained_rate(const gpu_spec& gpu, const training_job& job,
                                    const parallel_layout& layout, double mfu,
                                    const char* function) {
-    require_fraction(function, "assumption.mfu", mfu);
-    return static_cast<double>(gpus_of(layout)) * mfu * peak(gpu, job.compute);
+    require_fraction_of_peak(function, "assumption.mfu", mfu);
+    return static_cast<double>(gpus_unchecked(layout)) * mfu *
+           peak_of(gpu, job.compute, function, "job.compute");
 }
 
 /// The quick estimate's one formula: `tokens` × model FLOPs per token ÷ (GPUs × peak × MFU).
+/// The layout, passed on its own, is reported as "layout." (training_model_flops_per_token
+/// checks it before sustained_rate multiplies its degrees).
 constexpr duration time_for_tokens(const transformer& m, const gpu_spec& gpu, double tokens,
                                    const training_job& job, const parallel_layout& layout,
                                    const mfu_assumption& assumption, const char* function) {
@@ -69,6 +72,10 @@ constexpr duration time_for_tokens(const transformer& m, const gpu_spec& gpu, do
 /// One optimizer step of `job.global_batch` sequences of `job.sequence` tokens on the GPUs of
 /// `layout`: model FLOPs ÷ (GPUs × peak × MFU). The quick estimate: the scaling module's
 /// composed step time, from the layout's compute and collectives, replaces the assumed MFU.
+/// Ranges: the model as check(transformer); job.global_batch and job.sequence in [1, 2^40];
+/// the layout as parallelism.hpp's check states (every degree in [1, 2^40], their product at
+/// most 2^40; its fields named "layout.tensor", ...); job.compute a peak the GPU has (peak());
+/// assumption.mfu in [1e-30, 1].
 constexpr duration training_step_time(const transformer& m, const gpu_spec& gpu,
                                       const training_job& job, const parallel_layout& layout,
                                       const mfu_assumption& assumption = {}) {
@@ -80,7 +87,8 @@ constexpr duration training_step_time(const transformer& m, const gpu_spec& gpu,
 
 /// Time to train `tokens` tokens on the GPUs of `layout`: model FLOPs ÷ (GPUs × peak × MFU),
 /// the FLOPs exact per token at the job's sequence length (training_flops_per_token().model)
-/// or 6·N·D. The quick estimate, as training_step_time.
+/// or 6·N·D. The quick estimate, as training_step_time. Ranges: tokens in [1e-30, 1e20]; the
+/// rest as training_step_time (job.global_batch is not used).
 constexpr duration time_to_train(const transformer& m, const gpu_spec& gpu, token_count tokens,
                                  const training_job& job, const parallel_layout& layout,
                                  const mfu_assumption& assumption = {}) {
@@ -92,7 +100,9 @@ constexpr duration time_to_train(const transformer& m, const gpu_spec& gpu, toke
 
 /// The MFU a training run achieved, from its measured throughput in tokens per second across
 /// all the GPUs of `layout`: model FLOPs per second ÷ (GPUs × peak) (Chowdhery et al. 2022,
-/// App. B). `six_n_d` counts the FLOPs as 6·N, as some reports do.
+/// App. B). `six_n_d` counts the FLOPs as 6·N, as some reports do. Ranges: measured in
+/// [1e-30, 1e20] tokens/s; the rest as time_to_train. A measured rate the hardware could not
+/// reach gives an MFU above 1, which is the answer, not an error.
 constexpr double training_mfu(const transformer& m, const gpu_spec& gpu,
                               token_rate measured, const training_job& job,
                               const parallel_layout& layout, bool six_n_d = false) {
@@ -106,12 +116,16 @@ constexpr double training_mfu(const transformer& m, const gpu_spec& gpu,
 
 /// Narayanan et al. 2021, Eq. 4: end-to-end training time ≈ 8·T·P / (n·X) for T tokens, P
 /// parameters, n GPUs each sustaining X FLOP/s, with activation recomputation (their factor 8 =
-/// 2 forward + 4 backward + 2 recomputed forward, per parameter and token).
+/// 2 forward + 4 backward + 2 recomputed forward, per parameter and token). Ranges: tokens in
+/// [1e-30, 1e20]; parameters in [1, 2^53] (the model's own bound: counts stay exact); gpus in
+/// [1, 2^40]; per_gpu in [1e-30 FLOP/s, 1e30 FLOP/s].
 constexpr duration megatron_training_time(token_count tokens, double parameters, std::int64_t gpus,
                                           flop_rate per_gpu) {
     constexpr const char* function = "megatron_training_time";
     detail::require_positive(function, "tokens", tokens);
-    detail::require_positive(function, "parameters", parameters);
+    if (!(parameters >= 1.0 && parameters <= detail::largest_exact_count)) {
+        detail::throw_invalid(function, "parameters", parameters, "", "must be in [1, 2^53]");
+    }
     detail::require_count(function, "gpus", gpus);
     detail::require_positive(function, "per_gpu", per_gpu);
     return make<flops>(8.0 * in<gpucalc::tokens>(tokens) * parameters) /
