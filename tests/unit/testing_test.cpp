@@ -91,3 +91,13 @@ TEST_CASE("approx rejects a tolerance outside [0, 1), naming itself") {
 TEST_CASE("an enum prints its name through operator<< wherever its type is visible") {
     CHECK(streamed(compute_precision::bf16) == "bf16");
 }
+
+TEST_CASE("a stray byte_prefixes value reads unknown, and to_string rejects it in its options") {
+    // Fuzz findings: byte_prefixes(255) read "decimal", and options.bytes = 12 printed decimal.
+    CHECK(to_string(static_cast<byte_prefixes>(255)) == "unknown");
+    format_options options;
+    options.bytes = static_cast<byte_prefixes>(12);
+    CHECK_THROWS_WITH_AS(to_string(80.0_GiB, options),
+                         "to_string: options.bytes = 12 must be a byte_prefixes value",
+                         invalid_input);
+}

@@ -23,7 +23,9 @@ namespace gpucalc {
 enum class byte_prefixes { binary, decimal };
 
 constexpr std::string_view to_string(byte_prefixes p) {
-    return p == byte_prefixes::binary ? "binary" : "decimal";
+    return p == byte_prefixes::binary    ? "binary"
+           : p == byte_prefixes::decimal ? "decimal"
+                                         : "unknown";
 }
 
 /// How to_string writes a quantity. The defaults are what operator<< prints.
@@ -104,6 +106,11 @@ constexpr label_set labels_of(const unit_label (&labels)[N], bool separators) {
 template <class Quantity>
 inline label_set labels_for(const format_options& options) {
     if constexpr (std::is_same<Quantity, data_size>::value) {
+        if (options.bytes != byte_prefixes::binary && options.bytes != byte_prefixes::decimal) {
+            throw_invalid_name("to_string", "options.bytes",
+                               number_text(static_cast<double>(static_cast<int>(options.bytes))),
+                               "must be a byte_prefixes value");
+        }
         return options.bytes == byte_prefixes::binary ? labels_of(binary_bytes_labels, false)
                                                       : labels_of(decimal_bytes_labels, false);
     } else if constexpr (std::is_same<Quantity, flop_count>::value) {
