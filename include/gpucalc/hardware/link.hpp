@@ -33,7 +33,8 @@ struct link_spec {
 /// Two links are equal when every field is.
 constexpr bool operator==(const link_spec& a, const link_spec& b) {
     return a.name == b.name && a.per_direction == b.per_direction && a.latency == b.latency &&
-           a.span == b.span && a.collective_efficiency == b.collective_efficiency;
+           a.span == b.span &&
+           detail::exactly_equal(a.collective_efficiency, b.collective_efficiency);
 }
 constexpr bool operator!=(const link_spec& a, const link_spec& b) { return !(a == b); }
 
