@@ -292,7 +292,7 @@ constexpr void check(const checked_model& cm, const training_job& job, const tra
         const double per_round =
             static_cast<double>(s.micro_batch) * static_cast<double>(s.parallel.data);
         const double rounds = static_cast<double>(job.global_batch) / per_round;
-        if (!(rounds >= 1.0 && static_cast<double>(static_cast<std::int64_t>(rounds)) == rounds)) {
+        if (!(rounds >= 1.0 && is_whole(rounds))) {
             throw_invalid(function, "global_batch", static_cast<double>(job.global_batch), "",
                           "must be a multiple of micro_batch x parallel.data = ", per_round,
                           " (0 leaves it unstated)");

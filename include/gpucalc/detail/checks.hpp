@@ -96,14 +96,32 @@ GPUCALC_DETAIL_INPUT_RANGE(request_rate, 1e15, "1e15 requests/s")
 GPUCALC_DETAIL_INPUT_RANGE(token_price, 1e6, "$1e12/M tokens")
 #undef GPUCALC_DETAIL_INPUT_RANGE
 
+/// `a == b`, for the few places that mean an exact comparison of doubles (a whole-number test,
+/// a field-by-field equality). A consumer building with -Wfloat-equal -Werror must still compile
+/// gpucalc's headers, so the one deliberate == lives here with that warning off around it.
+/// Spelling it `a <= b && b <= a` gives the same result, but GCC 12 then emits two comparisons
+/// and a branch, and divides() runs on every validated call.
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wfloat-equal"
+#endif
+constexpr bool exactly_equal(double a, double b) { return a == b; }
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
+/// Whether `x` is a whole number, for |x| below 2^63 (the callers' counts stay below 2^53).
+constexpr bool is_whole(double x) {
+    return exactly_equal(static_cast<double>(static_cast<std::int64_t>(x)), x);
+}
+
 /// Whether `divisor` divides `value` exactly, for counts below 2^53 (require_count caps them). Done in double arithmetic:
 /// hot paths validate their input on every call, and a 64-bit integer division costs several
 /// times a floating-point one.
 constexpr bool divides(std::int64_t divisor, std::int64_t value) {
     if (divisor == 0) return false;
     if (divisor == 1) return true;
-    const double quotient = static_cast<double>(value) / static_cast<double>(divisor);
-    return static_cast<double>(static_cast<std::int64_t>(quotient)) == quotient;
+    return is_whole(static_cast<double>(value) / static_cast<double>(divisor));
 }
 
 /// value / divisor for a divisor known to divide it (checked by the caller), without an
@@ -204,7 +222,7 @@ constexpr void require_non_negative(const char* function, const char* field,
                                     const boost::units::quantity<Unit, double>& q) {
     using Quantity = boost::units::quantity<Unit, double>;
     if (!((q.value() >= smallest_input && q.value() <= input_range<Quantity>::largest) ||
-          std::fpclassify(q.value()) == FP_ZERO)) {
+          exactly_equal(q.value(), 0.0))) {
         throw_out_of_range(function, field, q, true);
     }
 }

@@ -138,7 +138,7 @@ namespace detail {
                                                                  compute_precision precision,
                                                                  double rate) {
     require_enumerator(function, field, precision, compute_precision_count, "compute_precision");
-    if (rate == 0.0) {
+    if (detail::exactly_equal(rate, 0.0)) {
         throw_invalid_name(function, field, to_string(precision), "is not supported by ",
                            gpu_name, " (it has no dense peak at that precision)");
     }
@@ -230,7 +230,7 @@ constexpr void check(const gpu_spec& gpu, const field_path& at) {
         const flop_rate rate = peak_entry(gpu.dense_peak, p);
         if (!((rate.value() >= smallest_input &&
                rate.value() <= input_range<flop_rate>::largest) ||
-              rate.value() == 0.0)) {
+              detail::exactly_equal(rate.value(), 0.0))) {
             throw_bad_peak(at, p, rate);
         }
     }

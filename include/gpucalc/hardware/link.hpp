@@ -36,7 +36,8 @@ struct link_spec {
 /// Two links are equal when every field is.
 constexpr bool operator==(const link_spec& a, const link_spec& b) {
     return a.name == b.name && a.per_direction == b.per_direction && a.latency == b.latency &&
-           a.span == b.span && a.collective_efficiency == b.collective_efficiency;
+           a.span == b.span &&
+           detail::exactly_equal(a.collective_efficiency, b.collective_efficiency);
 }
 constexpr bool operator!=(const link_spec& a, const link_spec& b) { return !(a == b); }
 
@@ -69,7 +70,7 @@ constexpr void require_positive_at(const field_path& at, const char* field, cons
 template <class Quantity>
 constexpr void require_non_negative_at(const field_path& at, const char* field, const Quantity& q) {
     if (!((q.value() >= smallest_input && q.value() <= input_range<Quantity>::largest) ||
-          q.value() == 0.0)) {
+          detail::exactly_equal(q.value(), 0.0))) {
         require_non_negative(at.function, path_text(at, field).c_str(), q);
     }
 }

@@ -152,7 +152,7 @@ constexpr model_states model_states_per_gpu(double parameters, const training_jo
                                             const parallel_layout& layout) {
     constexpr const char* function = "model_states_per_gpu";
     if (!((parameters >= detail::smallest_input && parameters <= detail::largest_exact_count) ||
-          parameters == 0.0)) {
+          detail::exactly_equal(parameters, 0.0))) {
         detail::throw_invalid(function, "parameters", parameters, "",
                               "must be 0 or in [1e-30, 2^53]");
     }
