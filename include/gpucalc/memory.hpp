@@ -3,6 +3,7 @@
 #pragma once
 
 #include "memory/fit.hpp"
+#include "memory/training_fit.hpp"
 #include "memory/inference.hpp"
 #include "memory/overhead.hpp"
 #include "memory/training.hpp"

@@ -175,57 +175,6 @@ constexpr void check(const runtime_overhead& o, const char* function) {
     }
 }
 
-/// How many enumerators number_format has (e8m0 is the last).
-constexpr int number_format_enumerators = static_cast<int>(number_format::e8m0) + 1;
-
-/// Whether every field of a storage format is in its range, as bits_per_element states it: the
-/// three number formats are enumerators, both block sizes in [0, 2^40], and a second-level
-/// block only under a first. Comparisons only: the hot paths run it on every call.
-constexpr bool stored_format_in_range(const storage_format& f) {
-    constexpr auto formats = static_cast<unsigned>(number_format_enumerators);
-    constexpr auto largest_block = static_cast<std::uint64_t>(largest_count);
-    return static_cast<unsigned>(f.element) < formats && static_cast<unsigned>(f.scale) < formats &&
-           static_cast<unsigned>(f.scale_of_scales) < formats &&
-           static_cast<std::uint64_t>(f.block_size) <= largest_block &&
-           static_cast<std::uint64_t>(f.scale_block_size) <= largest_block &&
-           (f.scale_block_size == 0 || f.block_size > 0);
-}
-
-/// Throws for the first field of `f` outside its range, named `prefix` + member (a serving
-/// setup's weights format reports "weights.block_size").
-[[noreturn]] GPUCALC_DETAIL_COLD inline void throw_bad_stored_format(const storage_format& f,
-                                                                     const char* function,
-                                                                     const char* prefix) {
-    const auto field = [prefix](const char* member) { return std::string(prefix) + member; };
-    require_enumerator(function, field("element").c_str(), f.element, number_format_enumerators,
-                       "number_format");
-    require_enumerator(function, field("scale").c_str(), f.scale, number_format_enumerators,
-                       "number_format");
-    require_enumerator(function, field("scale_of_scales").c_str(), f.scale_of_scales,
-                       number_format_enumerators, "number_format");
-    const auto block = [&](const char* member, std::int64_t size, const char* rule) {
-        if (size < 0) {
-            throw_invalid(function, field(member).c_str(), static_cast<double>(size), "", rule);
-        }
-        if (size > largest_count) {
-            throw_invalid(function, field(member).c_str(), static_cast<double>(size), "",
-                          "must be <= 2^40");
-        }
-    };
-    block("block_size", f.block_size, "must be >= 0 (0 means no block scale)");
-    block("scale_block_size", f.scale_block_size, "must be >= 0 (0 means no second-level scale)");
-    throw_invalid(function, field("scale_block_size").c_str(),
-                  static_cast<double>(f.scale_block_size), "",
-                  "needs block_size > 0: there are no scales to scale");
-}
-
-/// A storage format the caller passed, checked under the caller's name and member path.
-GPUCALC_DETAIL_INLINE constexpr void check_stored_format(const storage_format& f,
-                                                         const char* function,
-                                                         const char* prefix) {
-    if (!stored_format_in_range(f)) throw_bad_stored_format(f, function, prefix);
-}
-
 /// batch × context × vocab, the largest count a serving evaluation forms: it must stay below
 /// 2^53, where counts stop being exact. The searches in memory/fit.hpp ask this before they
 /// probe.
@@ -249,10 +198,10 @@ constexpr void check(const checked_model& cm, const serving_setup& s, const char
     require_count_or_zero(function, "kv_block_tokens", s.kv_block_tokens,
                           "must be >= 0 (0 means no paging)");
     check_serving(cm, s.parallel, function);
-    check_stored_format(s.weights, function, "weights.");
-    check_stored_format(s.embeddings, function, "embeddings.");
-    check_stored_format(s.kv_cache, function, "kv_cache.");
-    check_stored_format(s.activations, function, "activations.");
+    check_format(s.weights, function, "weights.");
+    check_format(s.embeddings, function, "embeddings.");
+    check_format(s.kv_cache, function, "kv_cache.");
+    check_format(s.activations, function, "activations.");
 }
 
 /// micro_batch × sequence × hidden, the largest count a training evaluation forms: it must
@@ -268,8 +217,8 @@ constexpr double tokens_by_width(const transformer& m, const training_job& job,
 /// for the parameters and gradients (model_states_per_gpu reads only these).
 constexpr void check_model_state_fields(const training_job& job, const char* function) {
     require_enumerator(function, "optimizer", job.optimizer, 4, "gpucalc::optimizer");
-    check_stored_format(job.parameters, function, "parameters.");
-    check_stored_format(job.gradients, function, "gradients.");
+    check_format(job.parameters, function, "parameters.");
+    check_format(job.gradients, function, "gradients.");
 }
 
 /// A training job and strategy's shape checks (counts, layout, global batch, ZeRO with
@@ -308,10 +257,10 @@ constexpr void check(const checked_model& cm, const training_job& job, const tra
     }
     require_enumerator(function, "recompute", s.recompute, 3, "recompute");
     check_model_state_fields(job, function);
-    check_stored_format(job.activations, function, "activations.");
+    check_format(job.activations, function, "activations.");
     if (job.lora.enabled) {
         check_lora(m, job.lora.adapter, function, {"lora.adapter.rank", "lora.adapter.targets"});
-        check_stored_format(job.lora.frozen_base, function, "lora.frozen_base.");
+        check_format(job.lora.frozen_base, function, "lora.frozen_base.");
     }
 }
 

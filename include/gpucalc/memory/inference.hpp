@@ -21,7 +21,7 @@ namespace gpucalc {
 constexpr data_size kv_cache_bytes_per_token(const transformer& m, const storage_format& kv) {
     constexpr const char* function = "kv_cache_bytes_per_token";
     const checked_model cm = check(m, function);
-    detail::check_stored_format(kv, function, "kv.");
+    detail::check_format(kv, function, "kv.");
     const double elements = 2.0 * static_cast<double>(m.layers * cm.kv_width());
     return storage_size(elements, kv);
 }

@@ -123,10 +123,10 @@ constexpr void check_pass_shape(const pass_shape& p, const char* function) {
 }
 
 constexpr void check_cost_formats(const cost_formats& f, const char* function) {
-    check_stored_format(f.weights, function, "formats.weights.");
-    check_stored_format(f.embeddings, function, "formats.embeddings.");
-    check_stored_format(f.activations, function, "formats.activations.");
-    check_stored_format(f.gradients, function, "formats.gradients.");
+    check_format(f.weights, function, "formats.weights.");
+    check_format(f.embeddings, function, "formats.embeddings.");
+    check_format(f.activations, function, "formats.activations.");
+    check_format(f.gradients, function, "formats.gradients.");
 }
 
 /// The layout checks the costs make: the layout's rules, and no context parallelism, whose
