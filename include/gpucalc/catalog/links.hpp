@@ -157,6 +157,14 @@ inline constexpr link_spec infiniband_hdr = [] {
     return link_spec{"InfiniBand HDR 200G", 200.0_Gb_per_s, 5.0_us, 0, nic_collective_efficiency};
 }();
 
+/// InfiniBand XDR, one 800 Gb/s port = 100 GB/s each way (NVIDIA ConnectX-8 SuperNIC datasheet:
+/// "up to 800Gb/s"). Latency uncertain: ~2–10 µs, as NDR.
+inline constexpr link_spec infiniband_xdr = [] {
+    using namespace literals;
+    // Uncertain: no published XDR busbw was found; NDR's measured fraction is taken.
+    return link_spec{"InfiniBand XDR 800G", 800.0_Gb_per_s, 5.0_us, 0, nic_collective_efficiency};
+}();
+
 /// AWS EFA on p5.48xlarge: 3,200 Gb/s per instance over 32 interfaces of 100 Gb/s (AWS EC2
 /// accelerated-computing instance documentation); grouped here as 8 links of 400 Gb/s, one per
 /// GPU. Latency uncertain: ~10–30 µs for a small message.
@@ -174,6 +182,24 @@ inline constexpr link_spec ethernet_100g = [] {
     // on one, NVIDIA/nccl-tests#29, over InfiniBand). TCP sockets may reach less; no published
     // busbw was found.
     return link_spec{"Ethernet 100G", 100.0_Gb_per_s, 25.0_us, 0, nic_collective_efficiency};
+}();
+
+// RDMA over Converged Ethernet (RoCE v2) on ConnectX-7 NICs or Spectrum-X switches, at IEEE
+// 802.3 rates. Latency uncertain: ~3–15 µs for a small NCCL message (RDMA, no TCP stack), above
+// InfiniBand's with lossless-Ethernet congestion control. Efficiency uncertain: NCCL's model of a
+// NIC (nic_collective_efficiency) is taken; 0.75 was measured on 8 × 100 Gb/s RoCE per A100 node
+// (600 Gb/s of busbw on 2 nodes, "a bit low" to NCCL's maintainers, NVIDIA/nccl#495).
+
+/// Ethernet 200 Gb/s with RoCE = 25 GB/s each way (IEEE 802.3cd/bs; ConnectX-7 datasheet).
+inline constexpr link_spec ethernet_200g_roce = [] {
+    using namespace literals;
+    return link_spec{"Ethernet 200G (RoCE)", 200.0_Gb_per_s, 8.0_us, 0, nic_collective_efficiency};
+}();
+
+/// Ethernet 400 Gb/s with RoCE = 50 GB/s each way (IEEE 802.3bs/ck; ConnectX-7 datasheet).
+inline constexpr link_spec ethernet_400g_roce = [] {
+    using namespace literals;
+    return link_spec{"Ethernet 400G (RoCE)", 400.0_Gb_per_s, 8.0_us, 0, nic_collective_efficiency};
 }();
 
 }  // namespace catalog
