@@ -537,3 +537,53 @@ inline double any_double(generator& g) {
 
 }  // namespace draw
 }  // namespace fuzz
+
+// =============================================================================================
+// Scaling: collectives (issue 14). Appended here, apart from the draws above.
+// =============================================================================================
+// (Until the umbrella gpucalc.hpp includes scaling.hpp.)
+#include <gpucalc/scaling/placement.hpp>
+
+namespace fuzz {
+namespace draw {
+
+/// A collective with an algorithm its op has (drawn before any hostile value replaces them,
+/// so the draw never depends on an enum the harness may make invalid), a realistic size from
+/// 0 B to 16 GiB, and ranks from 1 to 1,024 (2 for point-to-point).
+inline gpucalc::collective_spec collective(generator& g) {
+    using gpucalc::collective;
+    using gpucalc::collective_algorithm;
+    gpucalc::collective_spec s{};
+    const auto op = static_cast<collective>(static_cast<int>(g.r.below(6)));
+    static constexpr collective_algorithm everyone[] = {
+        collective_algorithm::ring, collective_algorithm::halving_doubling,
+        collective_algorithm::fastest, collective_algorithm::fastest};
+    static constexpr collective_algorithm with_tree[] = {
+        collective_algorithm::ring, collective_algorithm::tree,
+        collective_algorithm::halving_doubling, collective_algorithm::fastest};
+    static constexpr collective_algorithm pairwise[] = {collective_algorithm::direct,
+                                                        collective_algorithm::fastest};
+    const bool has_tree = op == collective::all_reduce || op == collective::broadcast;
+    const bool direct_only = op == collective::all_to_all || op == collective::point_to_point;
+    const collective_algorithm a = direct_only ? g.one_of(pairwise)
+                                   : has_tree  ? g.one_of(with_tree)
+                                               : g.one_of(everyone);
+    static constexpr std::int64_t ranks[] = {1, 2, 4, 8, 8, 8, 12, 16, 64, 1024};
+    const std::int64_t n = op == collective::point_to_point ? 2 : g.one_of(ranks);
+    s.op = g.keep_enum(op, "spec.op");
+    s.algorithm = g.keep_enum(a, "spec.algorithm");
+    s.ranks = g.keep(n);
+    s.bytes = g.coin(0.1) ? gpucalc::data_size{}
+                          : gpucalc::data_size::from_value(
+                                g.real(std::exp2(34.0 * g.r.unit())));
+    return s;
+}
+
+/// ranks_per_node: 0 (contiguous) most often, a strided 1 or 2, or hostile.
+inline std::int64_t ranks_per_node(generator& g) {
+    static constexpr std::int64_t values[] = {0, 0, 0, 1, 2};
+    return g.keep(g.one_of(values));
+}
+
+}  // namespace draw
+}  // namespace fuzz
