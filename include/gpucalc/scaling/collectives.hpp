@@ -281,7 +281,7 @@ constexpr bandwidth algorithm_from_bus_bandwidth(collective op, std::int64_t ran
 namespace detail {
 
 /// The estimate's time from its two terms, and the bandwidths nccl-tests reports for it.
-constexpr void complete(collective_time_estimate& e, collective op, std::int64_t n,
+GPUCALC_DETAIL_INLINE constexpr void complete(collective_time_estimate& e, collective op, std::int64_t n,
                         data_size bytes) {
     e.time = e.latency_term + e.bandwidth_term;
     if (e.time > duration{}) {
@@ -292,7 +292,7 @@ constexpr void complete(collective_time_estimate& e, collective op, std::int64_t
 
 /// One algorithm on one link of n ranks, with α and the bus bandwidth B already derived from a
 /// checked link (B > 0 whenever n > 1).
-constexpr collective_time_estimate flat_estimate(collective op, collective_algorithm algorithm,
+GPUCALC_DETAIL_INLINE constexpr collective_time_estimate flat_estimate(collective op, collective_algorithm algorithm,
                                                  std::int64_t n, data_size bytes,
                                                  duration alpha, bandwidth bus) {
     collective_time_estimate e{};
@@ -307,7 +307,7 @@ constexpr collective_time_estimate flat_estimate(collective op, collective_algor
 }
 
 /// collective_time(spec, link) for a checked spec and link: `fastest` resolved.
-constexpr collective_time_estimate flat_collective_time(const collective_spec& spec,
+GPUCALC_DETAIL_INLINE constexpr collective_time_estimate flat_collective_time(const collective_spec& spec,
                                                         duration alpha, bandwidth bus) {
     if (spec.algorithm != collective_algorithm::fastest) {
         return flat_estimate(spec.op, spec.algorithm, spec.ranks, spec.bytes, alpha, bus);

@@ -53,7 +53,7 @@ struct placement {
 };
 
 /// Places `ranks` ranks on `c` (checked) by the rule collective_time(spec, cluster) states.
-constexpr placement place(const checked_cluster& c, std::int64_t ranks,
+GPUCALC_DETAIL_INLINE constexpr placement place(const checked_cluster& c, std::int64_t ranks,
                           std::int64_t ranks_per_node, const char* function) {
     const cluster& spec = c.spec();
     const std::int64_t node_gpus = spec.node.gpus_per_node;
@@ -107,9 +107,9 @@ constexpr placement place(const checked_cluster& c, std::int64_t ranks,
 /// does (the larger α), and its flat volume over the slower level's bandwidth. NCCL's rings
 /// thread through each node and cross to the next over one NIC per channel, so each node sends
 /// out the volume each GPU sends over its intra-node link (derived).
-constexpr placed_collective_estimate across_flat(collective op, collective_algorithm algorithm,
-                                                 const placement& p, data_size bytes) {
-    placed_collective_estimate e{};
+GPUCALC_DETAIL_INLINE constexpr void across_flat(placed_collective_estimate& e, collective op,
+                                                collective_algorithm algorithm,
+                                                const placement& p, data_size bytes) {
     const bool intra_used = p.per_node > 1;
     const bool network_binds = !intra_used || p.inter_bus <= p.intra_bus;
     const duration alpha =
@@ -118,16 +118,15 @@ constexpr placed_collective_estimate across_flat(collective op, collective_algor
     e.latency_term = t.latency_steps * alpha;
     e.bandwidth_term = t.volume * (bytes / (network_binds ? p.inter_bus : p.intra_bus));
     e.binding = network_binds ? link_level::inter_node : link_level::intra_node;
-    return e;
 }
 
 /// Sets the binding level to the one whose part of the time is larger (a tie: the network).
-constexpr void bind_larger(placed_collective_estimate& e, duration intra, duration inter) {
+GPUCALC_DETAIL_INLINE constexpr void bind_larger(placed_collective_estimate& e, duration intra, duration inter) {
     e.binding = intra > inter ? link_level::intra_node : link_level::inter_node;
 }
 
 /// One algorithm (not fastest) across k > 1 nodes.
-constexpr placed_collective_estimate across_nodes(collective op, collective_algorithm algorithm,
+GPUCALC_DETAIL_INLINE constexpr placed_collective_estimate across_nodes(collective op, collective_algorithm algorithm,
                                                   const placement& p, data_size bytes) {
     const double g = static_cast<double>(p.per_node);
     const double n = static_cast<double>(p.ranks);
@@ -181,7 +180,7 @@ constexpr placed_collective_estimate across_nodes(collective op, collective_algo
         e.binding = link_level::inter_node;
     } else {
         // Rings of every op, and broadcast's scatter + all-gather: the flat rule.
-        e = across_flat(op, algorithm, p, bytes);
+        across_flat(e, op, algorithm, p, bytes);
     }
     e.algorithm = algorithm;
     complete(e, op, p.ranks, bytes);
@@ -189,7 +188,7 @@ constexpr placed_collective_estimate across_nodes(collective op, collective_algo
 }
 
 /// collective_time(spec, cluster) for a checked spec and placement: `fastest` resolved.
-constexpr placed_collective_estimate placed_collective_time(const collective_spec& spec,
+GPUCALC_DETAIL_INLINE constexpr placed_collective_estimate placed_collective_time(const collective_spec& spec,
                                                             const placement& p) {
     placed_collective_estimate e{};
     if (p.nodes <= 1) {
