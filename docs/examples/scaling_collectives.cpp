@@ -13,7 +13,7 @@ using namespace gpucalc::literals;
 /// `text` padded to `width` characters on screen ("µ" is one character, two bytes).
 std::string padded(const std::string& text, std::size_t width) {
     std::size_t shown = 0;
-    for (unsigned char c : text) shown += (c & 0xC0) != 0x80 ? 1 : 0;
+    for (char c : text) shown += (static_cast<unsigned char>(c) & 0xC0) != 0x80 ? 1 : 0;
     return text + std::string(shown < width ? width - shown : 0, ' ');
 }
 
