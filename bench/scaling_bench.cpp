@@ -119,7 +119,8 @@ struct raw_link {
     twin::require_non_negative<gpucalc::duration>(function, "link.latency", l.latency);
     if (l.span < 0 || l.span == 1) {
         detail::throw_invalid(function, "link.span", static_cast<double>(l.span), "",
-                              "must be 0 (not a GPU domain) or >= 2 (a link joins two GPUs or more)");
+                              "must be 0 (not a GPU domain) or >= 2 (a link joins two GPUs or "
+                              "more)");
     }
     detail::require_fraction_at(detail::field_path{function, "link."}, "collective_efficiency",
                                 l.collective_efficiency);
@@ -269,7 +270,8 @@ GPUCALC_DETAIL_INLINE inline raw_estimate raw_across_nodes(collective op, collec
     } else {
         e = raw_across_nodes(s.op, detail::default_algorithm(s.op), p, s.bytes);
         if (detail::chooses_ring_or_tree(s.op)) {
-            const raw_estimate tree = raw_across_nodes(s.op, collective_algorithm::tree, p, s.bytes);
+            const raw_estimate tree =
+                raw_across_nodes(s.op, collective_algorithm::tree, p, s.bytes);
             if (tree.time < e.time) e = tree;
         }
     }
@@ -279,7 +281,7 @@ GPUCALC_DETAIL_INLINE inline raw_estimate raw_across_nodes(collective op, collec
     return e;
 }
 
-// --- the library side -----------------------------------------------------------------------------
+// --- the library side ----------------------------------------------------------------------
 
 [[gnu::noinline]] gpucalc::collective_time_estimate library_flat(const gpucalc::collective_spec& s,
                                                                   const gpucalc::link_spec& l) {

@@ -48,7 +48,8 @@ TEST_CASE("collective_time on a link: each broken rule named") {
         collective_time({collective::all_reduce, make<bytes>(std::nan("")), 8}, nvlink),
         "collective_time: spec.bytes = nan B must be finite and >= 0", invalid_input);
     CHECK_THROWS_WITH_AS(collective_time({collective::all_reduce, make<bytes>(1e31), 8}, nvlink),
-                         "collective_time: spec.bytes = 8673617379884.04 EiB must be at most 1e30 B",
+                         "collective_time: spec.bytes = 8673617379884.04 EiB must be at most "
+                         "1e30 B",
                          invalid_input);
     // A zero-bandwidth link used by a collective.
     link_spec none = cat::nvlink4;

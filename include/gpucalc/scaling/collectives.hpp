@@ -16,7 +16,14 @@ namespace gpucalc {
 /// in github.com/NVIDIA/nccl-tests): all_reduce, all_to_all and broadcast: the buffer on each
 /// rank; all_gather: the gathered (output) buffer, each rank contributing 1/n of it;
 /// reduce_scatter: the input buffer, each rank keeping 1/n of it; point_to_point: the message.
-enum class collective { all_reduce, all_gather, reduce_scatter, all_to_all, broadcast, point_to_point };
+enum class collective {
+    all_reduce,
+    all_gather,
+    reduce_scatter,
+    all_to_all,
+    broadcast,
+    point_to_point
+};
 
 /// How a collective is carried out. `fastest` picks the faster of ring and tree for the ops that
 /// have both (all_reduce, broadcast), and otherwise the op's one pipelined algorithm (ring for
@@ -281,8 +288,8 @@ constexpr bandwidth algorithm_from_bus_bandwidth(collective op, std::int64_t ran
 namespace detail {
 
 /// The estimate's time from its two terms, and the bandwidths nccl-tests reports for it.
-GPUCALC_DETAIL_INLINE constexpr void complete(collective_time_estimate& e, collective op, std::int64_t n,
-                        data_size bytes) {
+GPUCALC_DETAIL_INLINE constexpr void complete(collective_time_estimate& e, collective op,
+                                             std::int64_t n, data_size bytes) {
     e.time = e.latency_term + e.bandwidth_term;
     if (e.time > duration{}) {
         e.algorithm_bandwidth = bytes / e.time;
@@ -292,9 +299,9 @@ GPUCALC_DETAIL_INLINE constexpr void complete(collective_time_estimate& e, colle
 
 /// One algorithm on one link of n ranks, with α and the bus bandwidth B already derived from a
 /// checked link (B > 0 whenever n > 1).
-GPUCALC_DETAIL_INLINE constexpr collective_time_estimate flat_estimate(collective op, collective_algorithm algorithm,
-                                                 std::int64_t n, data_size bytes,
-                                                 duration alpha, bandwidth bus) {
+GPUCALC_DETAIL_INLINE constexpr collective_time_estimate flat_estimate(
+    collective op, collective_algorithm algorithm, std::int64_t n, data_size bytes, duration alpha,
+    bandwidth bus) {
     collective_time_estimate e{};
     e.algorithm = algorithm;
     if (n > 1) {
@@ -307,8 +314,8 @@ GPUCALC_DETAIL_INLINE constexpr collective_time_estimate flat_estimate(collectiv
 }
 
 /// collective_time(spec, link) for a checked spec and link: `fastest` resolved.
-GPUCALC_DETAIL_INLINE constexpr collective_time_estimate flat_collective_time(const collective_spec& spec,
-                                                        duration alpha, bandwidth bus) {
+GPUCALC_DETAIL_INLINE constexpr collective_time_estimate flat_collective_time(
+    const collective_spec& spec, duration alpha, bandwidth bus) {
     if (spec.algorithm != collective_algorithm::fastest) {
         return flat_estimate(spec.op, spec.algorithm, spec.ranks, spec.bytes, alpha, bus);
     }

@@ -54,7 +54,8 @@ struct placement {
 
 /// Places `ranks` ranks on `c` (checked) by the rule collective_time(spec, cluster) states.
 GPUCALC_DETAIL_INLINE constexpr placement place(const checked_cluster& c, std::int64_t ranks,
-                          std::int64_t ranks_per_node, const char* function) {
+                                                std::int64_t ranks_per_node,
+                                                const char* function) {
     const cluster& spec = c.spec();
     const std::int64_t node_gpus = spec.node.gpus_per_node;
     if (ranks > total_gpus(c)) {
@@ -121,13 +122,14 @@ GPUCALC_DETAIL_INLINE constexpr void across_flat(placed_collective_estimate& e, 
 }
 
 /// Sets the binding level to the one whose part of the time is larger (a tie: the network).
-GPUCALC_DETAIL_INLINE constexpr void bind_larger(placed_collective_estimate& e, duration intra, duration inter) {
+GPUCALC_DETAIL_INLINE constexpr void bind_larger(placed_collective_estimate& e, duration intra,
+                                                duration inter) {
     e.binding = intra > inter ? link_level::intra_node : link_level::inter_node;
 }
 
 /// One algorithm (not fastest) across k > 1 nodes.
-GPUCALC_DETAIL_INLINE constexpr placed_collective_estimate across_nodes(collective op, collective_algorithm algorithm,
-                                                  const placement& p, data_size bytes) {
+GPUCALC_DETAIL_INLINE constexpr placed_collective_estimate across_nodes(
+    collective op, collective_algorithm algorithm, const placement& p, data_size bytes) {
     const double g = static_cast<double>(p.per_node);
     const double n = static_cast<double>(p.ranks);
     const double node_steps = static_cast<double>(ceil_log2(p.nodes));
@@ -188,8 +190,8 @@ GPUCALC_DETAIL_INLINE constexpr placed_collective_estimate across_nodes(collecti
 }
 
 /// collective_time(spec, cluster) for a checked spec and placement: `fastest` resolved.
-GPUCALC_DETAIL_INLINE constexpr placed_collective_estimate placed_collective_time(const collective_spec& spec,
-                                                            const placement& p) {
+GPUCALC_DETAIL_INLINE constexpr placed_collective_estimate placed_collective_time(
+    const collective_spec& spec, const placement& p) {
     placed_collective_estimate e{};
     if (p.nodes <= 1) {
         const collective_time_estimate flat =
