@@ -259,9 +259,19 @@ inline throughput_peak usl_peak(const usl_parameters& parameters) {
         }
         best = falls;
     }
+    const auto capacity = [&](std::int64_t n) {
+        const double x = static_cast<double>(n);
+        return x / detail::usl_denominator(parameters, x);
+    };
+    // On a tie, C(N) = C(N + 1) exactly (κN(N + 1) = 1 − σ), rounding may tip the test either
+    // way: the capacities as computed decide, the smaller count winning a tie.
+    if (best > 1 && capacity(best - 1) >= capacity(best)) {
+        --best;
+    } else if (best < detail::largest_count && capacity(best + 1) > capacity(best)) {
+        ++best;
+    }
     peak.best_gpus = best;
-    const double n = static_cast<double>(best);
-    peak.capacity = n / detail::usl_denominator(parameters, n);
+    peak.capacity = capacity(best);
     return peak;
 }
 
