@@ -16,6 +16,7 @@ void register_model(registry& r);     // model, parallelism
 void register_memory(registry& r);    // memory
 void register_roofline(registry& r);  // roofline
 void register_cost(registry& r);      // cost
+void register_scaling_laws(registry& r);  // scaling: Amdahl, Gustafson, USL and their fits
 
 inline registry all_entry_points() {
     registry r;
@@ -25,6 +26,7 @@ inline registry all_entry_points() {
     register_memory(r);
     register_roofline(r);
     register_cost(r);
+    register_scaling_laws(r);
     return r;
 }
 
