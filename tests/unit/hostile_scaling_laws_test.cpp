@@ -55,7 +55,8 @@ TEST_CASE("laws: serial fraction and sigma outside [0, 1], NaN") {
                          invalid_input);
     CHECK_THROWS_WITH_AS(usl_capacity({-0.1, 0.0}, 8),
                          "usl_capacity: contention = -0.1 must be in [0, 1]", invalid_input);
-    CHECK_THROWS_WITH_AS(usl_peak({not_a_number, 0.001}), "usl_peak: contention = nan must be in [0, 1]",
+    CHECK_THROWS_WITH_AS(usl_peak({not_a_number, 0.001}),
+                         "usl_peak: contention = nan must be in [0, 1]",
                          invalid_input);
 }
 
@@ -70,7 +71,8 @@ TEST_CASE("laws: kappa below 0, above 1, or positive below 1e-30") {
     CHECK_THROWS_WITH_AS(usl_peak({0.0, std::numeric_limits<double>::denorm_min()}),
                          "usl_peak: coherency = 4.94065645841247e-324 must be 0 or in [1e-30, 1]",
                          invalid_input);
-    CHECK_THROWS_WITH_AS(usl_peak({0.0, not_a_number}), "usl_peak: coherency = nan must be 0 or in [1e-30, 1]",
+    CHECK_THROWS_WITH_AS(usl_peak({0.0, not_a_number}),
+                         "usl_peak: coherency = nan must be 0 or in [1e-30, 1]",
                          invalid_input);
     // -0 is 0.
     CHECK_FALSE(usl_peak({0.1, -0.0}).exists);
@@ -87,7 +89,8 @@ TEST_CASE("laws: efficiency floors outside (0, 1]") {
                          "usl_largest_gpus: efficiency_floor = nan must be in (0, 1]",
                          invalid_input);
     // The smallest positive floor is valid, and answered explicitly: unbounded below 2^40.
-    const scaling_limit tiny = usl_largest_gpus({0.1, 0.0}, std::numeric_limits<double>::denorm_min());
+    const scaling_limit tiny =
+        usl_largest_gpus({0.1, 0.0}, std::numeric_limits<double>::denorm_min());
     CHECK_FALSE(tiny.bounded);
     CHECK(tiny.gpus == two_to_40);
 }
@@ -174,14 +177,16 @@ TEST_CASE("fit-based predictions check the fit they are given") {
                          "predicted_throughput: fit.single_gpu = -1 must be finite and > 0",
                          invalid_input);
     fit.single_gpu = 100.0;
-    CHECK_THROWS_WITH_AS(predicted_throughput(fit, 0), "predicted_throughput: gpus = 0 must be >= 1",
+    CHECK_THROWS_WITH_AS(predicted_throughput(fit, 0),
+                         "predicted_throughput: gpus = 0 must be >= 1",
                          invalid_input);
     CHECK_THROWS_WITH_AS(largest_gpus(fit, 0.0),
                          "largest_gpus: efficiency_floor = 0 must be in (0, 1]", invalid_input);
     amdahl_fit<> a{};
     a.single_gpu = 100.0;
     a.serial_fraction = not_a_number;
-    CHECK_THROWS_WITH_AS(largest_gpus(a), "largest_gpus: fit.serial_fraction = nan must be in [0, 1]",
+    CHECK_THROWS_WITH_AS(largest_gpus(a),
+                         "largest_gpus: fit.serial_fraction = nan must be in [0, 1]",
                          invalid_input);
     // A default-constructed fit has no throughput: not a fit any function returned.
     CHECK_THROWS_WITH_AS(predicted_efficiency(amdahl_fit<>{}, 2),

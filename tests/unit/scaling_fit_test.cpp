@@ -103,7 +103,8 @@ TEST_CASE("fit_usl recovers known parameters from data with +-2 % noise") {
     std::array<scaling_measurement<>, 7> points{};
     noise u(20260101);
     for (std::size_t i = 0; i < points.size(); ++i) {
-        points[i] = {gpus[i], usl_throughput(known_lambda, known, gpus[i]) * (1.0 + 0.02 * u.next())};
+        const double exact = usl_throughput(known_lambda, known, gpus[i]);
+        points[i] = {gpus[i], exact * (1.0 + 0.02 * u.next())};
     }
     const usl_fit<> fit = fit_usl(points);
     CHECK(fit.single_gpu == approx(known_lambda, 0.06));

@@ -54,7 +54,8 @@ TEST_CASE("USL: capacity N/(1 + sigma(N - 1) + kappa N(N - 1)), throughput lambd
     CHECK(usl_capacity(p, 1) == 1.0);
     CHECK(usl_throughput(1000.0, p, 8) == approx(8000.0 / 1.462));
     // In a rate's own unit.
-    CHECK(usl_throughput(1000.0_tokens_per_s, p, 64) == approx(64000.0 / 12.214 * 1.0_tokens_per_s));
+    CHECK(usl_throughput(1000.0_tokens_per_s, p, 64) ==
+          approx(64000.0 / 12.214 * 1.0_tokens_per_s));
     // With kappa = 0 the USL is Amdahl's law with s = sigma, to the bit.
     for (std::int64_t n : {1, 2, 3, 8, 100, 4096}) {
         CAPTURE(n);
@@ -134,7 +135,7 @@ TEST_CASE("largest GPU count at an efficiency floor, with the named defaults") {
     CHECK(usl_largest_gpus({0.05, 0.0}, 1.0).gpus == 1);
 }
 
-TEST_CASE("largest GPU count: an explicit 'unbounded' when efficiency never drops below the floor") {
+TEST_CASE("largest GPU count: an explicit 'unbounded' when efficiency stays above the floor") {
     const scaling_limit perfect = usl_largest_gpus({0.0, 0.0});
     CHECK_FALSE(perfect.bounded);
     CHECK(perfect.gpus == two_to_40);
