@@ -113,9 +113,14 @@ fit_vector with_best_lambda(const fit_points<Range>& d, fit_vector p) {
     return p;
 }
 
+/// The floor that keeps λ (scaled) positive during the search: far below any λ the data can
+/// call for (scaled throughputs are at least 1e-60, inputs spanning 1e-30 to 1e30), so it only
+/// stops a step from making the model's throughput 0 or negative.
+inline constexpr double smallest_scaled_lambda = 1e-300;
+
 /// Keeps σ and κ in [0, 1] (the USL's ranges) and λ positive.
 inline fit_vector project(fit_vector p, bool fit_coherency) {
-    constexpr double smallest_lambda = 1e-300;
+    constexpr double smallest_lambda = smallest_scaled_lambda;
     p[0] = p[0] > smallest_lambda ? p[0] : smallest_lambda;
     for (std::size_t j = 1; j < 3; ++j) p[j] = p[j] < 0.0 ? 0.0 : (p[j] > 1.0 ? 1.0 : p[j]);
     if (!fit_coherency) p[2] = 0.0;
