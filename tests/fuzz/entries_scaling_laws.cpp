@@ -82,9 +82,10 @@ inline void inspect(inspector& i, const gpucalc::throughput_peak& p) {
     i.invariant("1 <= best_gpus <= 2^40", p.best_gpus >= 1 && p.best_gpus <= largest_gpus_count);
     i.invariant("0 < capacity <= best_gpus",
                 p.capacity > 0.0 && p.capacity <= static_cast<double>(p.best_gpus));
-    // The best whole count is within 1 of N*, unless N* < 1 (best 1) or beyond 2^40 (capped).
+    // The best whole count is within 1.5 of N* (a tie to rounding moves it one down), unless
+    // N* < 1 (best 1) or N* is beyond 2^40 (capped).
     const double distance = static_cast<double>(p.best_gpus) - p.gpus;
-    i.invariant("|best_gpus - gpus| < 1", (distance < 1.0 && distance > -1.0) ||
+    i.invariant("|best_gpus - gpus| <= 1.5", (distance <= 1.5 && distance >= -1.5) ||
                                               (p.best_gpus == 1 && p.gpus < 1.0) ||
                                               p.best_gpus == largest_gpus_count);
 }

@@ -93,6 +93,9 @@ TEST_CASE("USL peak: Gunther's N* = sqrt((1 - sigma)/kappa) and the best whole c
     // kappa at its floor puts N* beyond 2^40: the best count is capped there.
     CHECK(usl_peak({0.0, 1e-30}).gpus == approx(1e15));
     CHECK(usl_peak({0.0, 1e-30}).best_gpus == two_to_40);
+    // Also where sigma > 0 saturates the capacity, so that C(2^40 - 1) and C(2^40) round equal
+    // (found by the fuzz run, seed 20260101): the cap stays the answer.
+    CHECK(usl_peak({0.005410589672509914, 1e-30}).best_gpus == two_to_40);
 }
 
 TEST_CASE("USL peak: the best whole count is the largest capacity among its neighbours") {

@@ -58,8 +58,9 @@ struct throughput_peak {
     /// Below 1 when throughput already falls from the first GPU on (κ > 1 − σ). For σ = 1 and
     /// κ = 0, C(N) = 1 for every N and this is 1, the smallest N reaching it.
     double gpus = 0.0;
-    /// The whole count with the highest throughput: 1 when N* < 1, the nearer-better neighbour
-    /// of N* otherwise (the smaller one on a tie), capped at 2^40.
+    /// The whole count with the highest throughput: 1 when N* < 1, otherwise a neighbour of N*
+    /// (within 1.5 of it) with C(best) ≥ C(best + 1) and C(best) > C(best − 1) as computed, so
+    /// the smaller count wins a tie; capped at 2^40.
     std::int64_t best_gpus = 0;
     double capacity = 0.0;  ///< C(best_gpus), the relative capacity at the peak
 };
@@ -243,7 +244,7 @@ inline throughput_peak usl_peak(const usl_parameters& parameters) {
         const double x = static_cast<double>(n);
         return kappa * x * (x + 1.0) >= 1.0 - sigma;
     };
-    std::int64_t best = detail::largest_count;
+    std::int64_t best = detail::largest_count;  // still rising at 2^40: capped there
     if (falls_after(1)) {
         best = 1;
     } else if (falls_after(detail::largest_count)) {
@@ -264,11 +265,14 @@ inline throughput_peak usl_peak(const usl_parameters& parameters) {
         return x / detail::usl_denominator(parameters, x);
     };
     // On a tie, C(N) = C(N + 1) exactly (κN(N + 1) = 1 − σ), rounding may tip the test either
-    // way: the capacities as computed decide, the smaller count winning a tie.
-    if (best > 1 && capacity(best - 1) >= capacity(best)) {
-        --best;
-    } else if (best < detail::largest_count && capacity(best + 1) > capacity(best)) {
-        ++best;
+    // way: the capacities as computed decide, the smaller count winning a tie. (Not at the cap,
+    // where capacities a GPU apart can round equal long before the peak.)
+    if (best < detail::largest_count) {
+        if (best > 1 && capacity(best - 1) >= capacity(best)) {
+            --best;
+        } else if (capacity(best + 1) > capacity(best)) {
+            ++best;
+        }
     }
     peak.best_gpus = best;
     peak.capacity = capacity(best);
