@@ -55,7 +55,7 @@ struct throughput_peak {
     /// ceiling) and has no peak; the other fields then carry no answer (0).
     bool exists = false;
     /// Gunther's N* = √((1 − σ)/κ), the continuous maximum of C(N) (Gunther 2007).
-    /// Below 1 when throughput already falls from the first GPU on (κ > 1 − σ). For σ = 1 and
+    /// Below 1 when κ > 1 − σ (throughput then falls from the first GPU on). For σ = 1 and
     /// κ = 0, C(N) = 1 for every N and this is 1, the smallest N reaching it.
     double gpus = 0.0;
     /// The whole count with the highest throughput: 1 when N* < 1, otherwise a neighbour of N*
