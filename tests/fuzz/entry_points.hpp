@@ -17,6 +17,7 @@ void register_memory(registry& r);    // memory
 void register_roofline(registry& r);  // roofline
 void register_cost(registry& r);      // cost
 void register_collectives(registry& r);  // scaling: collectives, placement
+void register_scaling_laws(registry& r);  // scaling: Amdahl, Gustafson, USL and their fits
 
 inline registry all_entry_points() {
     registry r;
@@ -27,6 +28,7 @@ inline registry all_entry_points() {
     register_roofline(r);
     register_cost(r);
     register_collectives(r);
+    register_scaling_laws(r);
     return r;
 }
 

@@ -1,0 +1,238 @@
+// scaling/fit.hpp: which Universal Scalability Law or Amdahl curve best explains measured
+// (GPUs, throughput) points, how well it fits, and what it predicts at other GPU counts
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <iterator>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include "../detail/checks.hpp"
+#include "../units.hpp"
+#include "fit_solver.hpp"
+#include "laws.hpp"
+
+namespace gpucalc {
+
+/// One measurement: the throughput a job reached on `gpus` GPUs. Throughput is a plain double
+/// (any unit the caller keeps track of) or a gpucalc rate such as token_rate or request_rate;
+/// a fit keeps its λ in that type.
+template <class Throughput = double>
+struct scaling_measurement {
+    std::int64_t gpus = 1;
+    Throughput throughput{};
+};
+
+/// The USL curve X(N) = λN / (1 + σ(N − 1) + κN(N − 1)) that best fits the measurements.
+template <class Throughput = double>
+struct usl_fit {
+    Throughput single_gpu{};      ///< λ: the fitted throughput of one GPU, X(1)
+    usl_parameters parameters{};  ///< σ (contention) and κ (coherency)
+    /// 1 − SS_res/SS_tot on throughput, in [0, 1]; 1 when every measured throughput is equal
+    /// (SS_tot = 0; the flat curve σ = 1 fits them).
+    double r_squared = 0.0;
+    /// √(mean of ((fitted − measured)/measured)²) over the points: 0.02 reads "within about 2 %".
+    double rms_relative_error = 0.0;
+    std::int64_t points = 0;      ///< how many measurements the fit used
+};
+
+/// The Amdahl curve X(N) = λN / (1 + s(N − 1)) that best fits the measurements.
+template <class Throughput = double>
+struct amdahl_fit {
+    Throughput single_gpu{};       ///< λ: the fitted throughput of one GPU
+    double serial_fraction = 0.0;  ///< s, in [0, 1]
+    double r_squared = 0.0;        ///< as usl_fit::r_squared
+    double rms_relative_error = 0.0;
+    std::int64_t points = 0;
+};
+
+namespace detail {
+
+template <class Measurement>
+struct measurement_throughput {};  // no `type`: a range of anything else is not a candidate
+template <class Throughput>
+struct measurement_throughput<scaling_measurement<Throughput>> {
+    using type = Throughput;
+};
+template <class Range>
+using range_throughput = typename measurement_throughput<
+    std::decay_t<decltype(*std::begin(std::declval<const Range&>()))>>::type;
+
+template <class Throughput>
+[[noreturn]] GPUCALC_DETAIL_COLD inline void throw_bad_point(
+    const char* function, std::int64_t index, const scaling_measurement<Throughput>& m) {
+    const std::string at = "points[" + std::to_string(index) + "].";
+    require_count(function, (at + "gpus").c_str(), m.gpus);
+    require_throughput(function, (at + "throughput").c_str(), m.throughput);
+    throw_invalid(function, (at + "gpus").c_str(), static_cast<double>(m.gpus), "",
+                  "is not a valid measurement");  // not reached: one of the two above throws
+}
+
+/// Checks every point (gpus in [1, 2^40], throughput > 0 in its range), and that there are at
+/// least `parameters` points with at least `parameters` distinct GPU counts.
+template <class Range>
+fit_points<Range> check_points(const Range& points, const char* function, int parameters) {
+    fit_points<Range> checked{points};
+    double largest = 0.0;
+    std::int64_t distinct_gpus[3] = {0, 0, 0};
+    int distinct = 0;
+    for (const auto& m : points) {
+        const double x = raw_throughput(m.throughput);
+        bool valid = m.gpus >= 1 && m.gpus <= largest_count;
+        if constexpr (std::is_same<std::decay_t<decltype(m.throughput)>, double>::value) {
+            valid = valid && x >= smallest_input && x <= largest_plain_throughput;
+        } else {
+            using Quantity = std::decay_t<decltype(m.throughput)>;
+            valid = valid && x >= smallest_input && x <= input_range<Quantity>::largest;
+        }
+        if (!valid) throw_bad_point(function, checked.count, m);
+        if (x > largest) largest = x;
+        bool seen = false;
+        for (int k = 0; k < distinct; ++k) seen = seen || distinct_gpus[k] == m.gpus;
+        if (!seen && distinct < parameters) distinct_gpus[distinct++] = m.gpus;
+        ++checked.count;
+    }
+    if (checked.count < parameters) {
+        throw_invalid(function, "points", static_cast<double>(checked.count), "",
+                      "must hold at least ", static_cast<double>(parameters),
+                      " measurements (one per fitted parameter)");
+    }
+    if (distinct < parameters) {
+        throw_invalid(function, "distinct gpus in points", static_cast<double>(distinct), "",
+                      "must be at least ", static_cast<double>(parameters),
+                      " (one per fitted parameter)");
+    }
+    checked.scale = largest;
+    return checked;
+}
+
+template <class Throughput, class Range>
+usl_fit<Throughput> fit_usl_points(const Range& points) {
+    const fit_points<Range> d = check_points(points, "fit_usl", 3);
+    const fit_answer a = least_squares(d, true);
+    usl_fit<Throughput> fit{};
+    fit.single_gpu = throughput_from_raw<Throughput>(a.parameters[0] * d.scale);
+    fit.parameters = {a.parameters[1], a.parameters[2]};
+    fit.r_squared = a.r_squared;
+    fit.rms_relative_error = a.rms_relative_error;
+    fit.points = d.count;
+    return fit;
+}
+
+template <class Throughput, class Range>
+amdahl_fit<Throughput> fit_amdahl_points(const Range& points) {
+    const fit_points<Range> d = check_points(points, "fit_amdahl", 2);
+    const fit_answer a = least_squares(d, false);
+    amdahl_fit<Throughput> fit{};
+    fit.single_gpu = throughput_from_raw<Throughput>(a.parameters[0] * d.scale);
+    fit.serial_fraction = a.parameters[1];
+    fit.r_squared = a.r_squared;
+    fit.rms_relative_error = a.rms_relative_error;
+    fit.points = d.count;
+    return fit;
+}
+
+}  // namespace detail
+
+/// Fits the USL to measured points by nonlinear least squares on throughput (what is
+/// minimized: Σ (X̂(N_i) − X_i)², unweighted), with σ and κ held in [0, 1]; see
+/// scaling/fit_solver.hpp for the method. Points are any range of scaling_measurement (an
+/// std::array, a C array, an std::vector, a braced list), read in place: nothing is allocated.
+/// Not constexpr (std::sqrt). Ranges: at least 3 points with at least 3 distinct gpus; each
+/// gpus in [1, 2^40]; each throughput > 0, in [1e-30, 1e30] as a double or in its dimension's
+/// range as a quantity.
+template <class Range>
+usl_fit<detail::range_throughput<Range>> fit_usl(const Range& points) {
+    return detail::fit_usl_points<detail::range_throughput<Range>>(points);
+}
+template <class Throughput = double>
+usl_fit<Throughput> fit_usl(std::initializer_list<scaling_measurement<Throughput>> points) {
+    return detail::fit_usl_points<Throughput>(points);
+}
+
+/// Fits Amdahl's law X(N) = λN/(1 + s(N − 1)) the same way, with s in [0, 1].
+/// Ranges: as fit_usl, with at least 2 points and 2 distinct gpus.
+template <class Range>
+amdahl_fit<detail::range_throughput<Range>> fit_amdahl(const Range& points) {
+    return detail::fit_amdahl_points<detail::range_throughput<Range>>(points);
+}
+template <class Throughput = double>
+amdahl_fit<Throughput> fit_amdahl(std::initializer_list<scaling_measurement<Throughput>> points) {
+    return detail::fit_amdahl_points<Throughput>(points);
+}
+
+namespace detail {
+template <class Throughput>
+constexpr void check(const usl_fit<Throughput>& fit, const char* function) {
+    require_throughput(function, "fit.single_gpu", fit.single_gpu);
+    check(fit.parameters, function, "fit.parameters.contention", "fit.parameters.coherency");
+}
+template <class Throughput>
+constexpr void check(const amdahl_fit<Throughput>& fit, const char* function) {
+    require_throughput(function, "fit.single_gpu", fit.single_gpu);
+    require_unit_fraction(function, "fit.serial_fraction", fit.serial_fraction);
+}
+constexpr double efficiency_of(const usl_parameters& p, std::int64_t n) {
+    return 1.0 / usl_denominator(p, static_cast<double>(n));
+}
+}  // namespace detail
+
+/// The fitted curve's throughput at N: λ·C(N). Ranges: a fit as fit_usl returns it; gpus in
+/// [1, 2^40].
+template <class Throughput>
+constexpr Throughput predicted_throughput(const usl_fit<Throughput>& fit, std::int64_t gpus) {
+    detail::check(fit, "predicted_throughput");
+    detail::require_count("predicted_throughput", "gpus", gpus);
+    return detail::throughput_from_raw<Throughput>(
+        detail::raw_throughput(fit.single_gpu) * static_cast<double>(gpus) *
+        detail::efficiency_of(fit.parameters, gpus));
+}
+template <class Throughput>
+constexpr Throughput predicted_throughput(const amdahl_fit<Throughput>& fit, std::int64_t gpus) {
+    detail::check(fit, "predicted_throughput");
+    detail::require_count("predicted_throughput", "gpus", gpus);
+    return detail::throughput_from_raw<Throughput>(
+        detail::raw_throughput(fit.single_gpu) * static_cast<double>(gpus) *
+        detail::efficiency_of({fit.serial_fraction, 0.0}, gpus));
+}
+
+/// The fitted curve's efficiency at N, C(N)/N (relative to the fitted one-GPU throughput λ).
+/// Ranges: as predicted_throughput.
+template <class Throughput>
+constexpr double predicted_efficiency(const usl_fit<Throughput>& fit, std::int64_t gpus) {
+    detail::check(fit, "predicted_efficiency");
+    detail::require_count("predicted_efficiency", "gpus", gpus);
+    return detail::efficiency_of(fit.parameters, gpus);
+}
+template <class Throughput>
+constexpr double predicted_efficiency(const amdahl_fit<Throughput>& fit, std::int64_t gpus) {
+    detail::check(fit, "predicted_efficiency");
+    detail::require_count("predicted_efficiency", "gpus", gpus);
+    return detail::efficiency_of({fit.serial_fraction, 0.0}, gpus);
+}
+
+/// The largest N at which the fitted curve's efficiency is at or above `efficiency_floor`
+/// (usl_largest_gpus / amdahl_largest_gpus on the fitted parameters). Ranges: a fit as the fit
+/// functions return it; efficiency_floor in (0, 1], good_scaling_efficiency (0.75) by default.
+template <class Throughput>
+constexpr scaling_limit largest_gpus(const usl_fit<Throughput>& fit,
+                                     double efficiency_floor = good_scaling_efficiency) {
+    detail::check(fit, "largest_gpus");
+    detail::require_fraction("largest_gpus", "efficiency_floor", efficiency_floor);
+    const usl_parameters p = fit.parameters;
+    return detail::largest_gpus_at([p](std::int64_t n) { return detail::efficiency_of(p, n); },
+                                   efficiency_floor);
+}
+template <class Throughput>
+constexpr scaling_limit largest_gpus(const amdahl_fit<Throughput>& fit,
+                                     double efficiency_floor = good_scaling_efficiency) {
+    detail::check(fit, "largest_gpus");
+    detail::require_fraction("largest_gpus", "efficiency_floor", efficiency_floor);
+    const usl_parameters p{fit.serial_fraction, 0.0};
+    return detail::largest_gpus_at([p](std::int64_t n) { return detail::efficiency_of(p, n); },
+                                   efficiency_floor);
+}
+
+}  // namespace gpucalc

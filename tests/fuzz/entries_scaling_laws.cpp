@@ -1,0 +1,281 @@
+// entries_scaling_laws.cpp: the fuzz table's entries for scaling/laws.hpp and scaling/fit.hpp:
+// Amdahl, Gustafson and the USL, the USL peak, the largest GPU count at an efficiency floor, and
+// the least-squares fits with their predictions.
+//
+// The new types' printing (fields, type_name) and checking (inspect) live here rather than in
+// repr.hpp and inspect.hpp, beside the draws; both are found through the harness's argument-
+// dependent calls, so they may move to those headers unchanged.
+#include <gpucalc/scaling/fit.hpp>
+#include <gpucalc/scaling/laws.hpp>
+
+#include "entry_points.hpp"
+#include "inputs.hpp"
+#include "inspect.hpp"
+
+namespace fuzz {
+
+// ---------------------------------------------------------------------------------------------
+// Printing the new input types.
+// ---------------------------------------------------------------------------------------------
+#define FUZZ_FIELD(m) f(#m, a.m, b.m)
+template <class F>
+void fields(const gpucalc::usl_parameters& a, const gpucalc::usl_parameters& b, F&& f) {
+    FUZZ_FIELD(contention); FUZZ_FIELD(coherency);
+}
+template <class T, class F>
+void fields(const gpucalc::scaling_measurement<T>& a, const gpucalc::scaling_measurement<T>& b,
+            F&& f) {
+    FUZZ_FIELD(gpus); FUZZ_FIELD(throughput);
+}
+template <class T, class F>
+void fields(const gpucalc::usl_fit<T>& a, const gpucalc::usl_fit<T>& b, F&& f) {
+    FUZZ_FIELD(single_gpu); FUZZ_FIELD(parameters); FUZZ_FIELD(r_squared);
+    FUZZ_FIELD(rms_relative_error); FUZZ_FIELD(points);
+}
+template <class T, class F>
+void fields(const gpucalc::amdahl_fit<T>& a, const gpucalc::amdahl_fit<T>& b, F&& f) {
+    FUZZ_FIELD(single_gpu); FUZZ_FIELD(serial_fraction); FUZZ_FIELD(r_squared);
+    FUZZ_FIELD(rms_relative_error); FUZZ_FIELD(points);
+}
+#undef FUZZ_FIELD
+
+template <>
+inline const char* type_name<gpucalc::usl_parameters>() { return "gpucalc::usl_parameters"; }
+template <>
+inline const char* type_name<gpucalc::scaling_measurement<double>>() {
+    return "gpucalc::scaling_measurement<>";
+}
+template <>
+inline const char* type_name<gpucalc::scaling_measurement<gpucalc::token_rate>>() {
+    return "gpucalc::scaling_measurement<gpucalc::token_rate>";
+}
+template <>
+inline const char* type_name<gpucalc::usl_fit<double>>() { return "gpucalc::usl_fit<>"; }
+template <>
+inline const char* type_name<gpucalc::amdahl_fit<double>>() { return "gpucalc::amdahl_fit<>"; }
+
+// ---------------------------------------------------------------------------------------------
+// Checking the new results.
+// ---------------------------------------------------------------------------------------------
+inline constexpr std::int64_t largest_gpus_count = std::int64_t{1} << 40;
+
+inline void inspect(inspector& i, const gpucalc::scaling_limit& l) {
+    i.count("gpus", l.gpus);
+    i.amount("efficiency", l.efficiency);
+    i.flag("bounded", l.bounded);
+    i.invariant("1 <= gpus <= 2^40", l.gpus >= 1 && l.gpus <= largest_gpus_count);
+    i.invariant("0 < efficiency <= 1", l.efficiency > 0.0 && l.efficiency <= 1.0);
+    i.invariant("bounded || gpus == 2^40", l.bounded || l.gpus == largest_gpus_count);
+}
+
+inline void inspect(inspector& i, const gpucalc::throughput_peak& p) {
+    i.flag("exists", p.exists);
+    if (!p.exists) {
+        i.no_answer("gpus");
+        i.no_answer("best_gpus");
+        i.no_answer("capacity");
+        return;
+    }
+    i.amount("gpus", p.gpus);
+    i.count("best_gpus", p.best_gpus);
+    i.amount("capacity", p.capacity);
+    i.invariant("1 <= best_gpus <= 2^40", p.best_gpus >= 1 && p.best_gpus <= largest_gpus_count);
+    i.invariant("0 < capacity <= best_gpus",
+                p.capacity > 0.0 && p.capacity <= static_cast<double>(p.best_gpus));
+    // The best whole count is within 1.5 of N* (a tie to rounding moves it one down), unless
+    // N* < 1 (best 1) or N* is beyond 2^40 (capped).
+    const double distance = static_cast<double>(p.best_gpus) - p.gpus;
+    i.invariant("|best_gpus - gpus| <= 1.5", (distance <= 1.5 && distance >= -1.5) ||
+                                              (p.best_gpus == 1 && p.gpus < 1.0) ||
+                                              p.best_gpus == largest_gpus_count);
+}
+
+template <class Fit>
+void inspect_fit_measures(inspector& i, const Fit& f) {
+    i.amount("single_gpu", f.single_gpu);
+    i.amount("r_squared", f.r_squared);
+    i.amount("rms_relative_error", f.rms_relative_error);
+    i.count("points", f.points);
+    i.invariant("0 <= r_squared <= 1", f.r_squared >= 0.0 && f.r_squared <= 1.0);
+    i.invariant("points >= 2", f.points >= 2);
+}
+template <class T>
+void inspect(inspector& i, const gpucalc::usl_fit<T>& f) {
+    inspect_fit_measures(i, f);
+    i.nested("parameters", [&] {
+        i.amount("contention", f.parameters.contention);
+        i.amount("coherency", f.parameters.coherency);
+    });
+    i.invariant("0 <= contention <= 1",
+                f.parameters.contention >= 0.0 && f.parameters.contention <= 1.0);
+    i.invariant("coherency 0 or in [1e-30, 1]",
+                f.parameters.coherency <= 1.0 &&
+                    (f.parameters.coherency >= 1e-30 || !(f.parameters.coherency > 0.0)));
+}
+template <class T>
+void inspect(inspector& i, const gpucalc::amdahl_fit<T>& f) {
+    inspect_fit_measures(i, f);
+    i.amount("serial_fraction", f.serial_fraction);
+    i.invariant("0 <= serial_fraction <= 1", f.serial_fraction >= 0.0 && f.serial_fraction <= 1.0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Drawing the new input types.
+// ---------------------------------------------------------------------------------------------
+namespace draw {
+
+/// A serial fraction or σ: 0, a realistic few percent, 1, or hostile.
+inline double serial_fraction(generator& g) {
+    if (g.hostile()) return g.hostile_double();
+    switch (g.r.below(4)) {
+        case 0: return 0.0;
+        case 1: return 1.0;
+        default: return 0.2 * g.r.unit();
+    }
+}
+
+inline gpucalc::usl_parameters usl(generator& g) {
+    gpucalc::usl_parameters p{};
+    p.contention = serial_fraction(g);
+    // κ: 0, or 1e-6 .. 1e-1 (log-uniform), or hostile.
+    p.coherency = g.coin(0.25) ? 0.0 : 1e-6 * std::exp2(16.6 * g.r.unit());
+    p.coherency = g.keep_real(p.coherency);
+    return p;
+}
+
+/// Four measurements at 1, 2, 4 and 8 GPUs from a USL curve with ±5 % noise, or hostile.
+template <class Throughput>
+carray<gpucalc::scaling_measurement<Throughput>, 4> measurements(generator& g) {
+    carray<gpucalc::scaling_measurement<Throughput>, 4> m{};
+    const gpucalc::usl_parameters p{0.2 * g.r.unit(), g.coin() ? 0.0 : 0.01 * g.r.unit()};
+    const double lambda = g.real(typical::token_rate);
+    for (std::size_t k = 0; k < 4; ++k) {
+        const std::int64_t n = g.keep(std::int64_t{1} << k);
+        const double c = static_cast<double>(std::int64_t{1} << k) /
+                         (1.0 + p.contention * (static_cast<double>(std::int64_t{1} << k) - 1.0));
+        const double x = g.keep_real(lambda * c * (1.0 + 0.1 * (g.r.unit() - 0.5)));
+        m.v[k].gpus = n;
+        if constexpr (std::is_same<Throughput, double>::value) {
+            m.v[k].throughput = x;
+        } else {
+            m.v[k].throughput = Throughput::from_value(x);
+        }
+    }
+    return m;
+}
+
+inline gpucalc::usl_fit<> usl_fit(generator& g) {
+    gpucalc::usl_fit<> f{};
+    f.single_gpu = g.real(typical::token_rate);
+    f.parameters = usl(g);
+    f.r_squared = 0.99;
+    f.points = 4;
+    return f;
+}
+
+inline gpucalc::amdahl_fit<> amdahl_fit(generator& g) {
+    gpucalc::amdahl_fit<> f{};
+    f.single_gpu = g.real(typical::token_rate);
+    f.serial_fraction = serial_fraction(g);
+    f.r_squared = 0.99;
+    f.points = 4;
+    return f;
+}
+
+}  // namespace draw
+
+void register_scaling_laws(registry& r) {
+    using namespace gpucalc;
+
+    // scaling/laws.hpp
+    add(r, "amdahl_speedup", "amdahl_speedup", "gpucalc::amdahl_speedup({0}, {1})",
+        [](generator& g) { return std::tuple{draw::serial_fraction(g), g.count(8)}; },
+        [](double s, std::int64_t n) { return amdahl_speedup(s, n); });
+    add(r, "amdahl_efficiency", "amdahl_efficiency", "gpucalc::amdahl_efficiency({0}, {1})",
+        [](generator& g) { return std::tuple{draw::serial_fraction(g), g.count(8)}; },
+        [](double s, std::int64_t n) { return amdahl_efficiency(s, n); });
+    add(r, "gustafson_speedup", "gustafson_speedup", "gpucalc::gustafson_speedup({0}, {1})",
+        [](generator& g) { return std::tuple{draw::serial_fraction(g), g.count(8)}; },
+        [](double s, std::int64_t n) { return gustafson_speedup(s, n); });
+    add(r, "usl_capacity", "usl_capacity", "gpucalc::usl_capacity({0}, {1})",
+        [](generator& g) { return std::tuple{draw::usl(g), g.count(64)}; },
+        [](const usl_parameters& p, std::int64_t n) { return usl_capacity(p, n); });
+    add(r, "usl_efficiency", "usl_efficiency", "gpucalc::usl_efficiency({0}, {1})",
+        [](generator& g) { return std::tuple{draw::usl(g), g.count(64)}; },
+        [](const usl_parameters& p, std::int64_t n) { return usl_efficiency(p, n); });
+    add(r, "usl_throughput [double]", "usl_throughput", "gpucalc::usl_throughput({0}, {1}, {2})",
+        [](generator& g) {
+            return std::tuple{g.real(typical::token_rate), draw::usl(g), g.count(64)};
+        },
+        [](double lambda, const usl_parameters& p, std::int64_t n) {
+            return usl_throughput(lambda, p, n);
+        });
+    add(r, "usl_throughput [token_rate]", "usl_throughput",
+        "gpucalc::usl_throughput({0}, {1}, {2})",
+        [](generator& g) {
+            return std::tuple{g.q<token_rate>(typical::token_rate), draw::usl(g), g.count(64)};
+        },
+        [](const token_rate& lambda, const usl_parameters& p, std::int64_t n) {
+            return usl_throughput(lambda, p, n);
+        });
+    add(r, "usl_peak", "usl_peak", "gpucalc::usl_peak({0})",
+        [](generator& g) { return std::tuple{draw::usl(g)}; },
+        [](const usl_parameters& p) { return usl_peak(p); });
+    add(r, "amdahl_largest_gpus", "amdahl_largest_gpus",
+        "gpucalc::amdahl_largest_gpus({0}, {1})",
+        [](generator& g) { return std::tuple{draw::serial_fraction(g), g.fraction(0.75)}; },
+        [](double s, double floor) { return amdahl_largest_gpus(s, floor); });
+    add(r, "usl_largest_gpus", "usl_largest_gpus", "gpucalc::usl_largest_gpus({0}, {1})",
+        [](generator& g) { return std::tuple{draw::usl(g), g.fraction(0.75)}; },
+        [](const usl_parameters& p, double floor) { return usl_largest_gpus(p, floor); });
+
+    // scaling/fit.hpp
+    add(r, "fit_usl [double range]", "fit_usl", "gpucalc::fit_usl({0})",
+        [](generator& g) { return std::tuple{draw::measurements<double>(g)}; },
+        [](const carray<scaling_measurement<>, 4>& m) { return fit_usl(m.v); });
+    add(r, "fit_usl [token_rate range]", "fit_usl", "gpucalc::fit_usl({0})",
+        [](generator& g) { return std::tuple{draw::measurements<token_rate>(g)}; },
+        [](const carray<scaling_measurement<token_rate>, 4>& m) { return fit_usl(m.v); });
+    add(r, "fit_usl [initializer_list]", "fit_usl",
+        "gpucalc::fit_usl({{0}[0], {0}[1], {0}[2], {0}[3]})",
+        [](generator& g) { return std::tuple{draw::measurements<double>(g)}; },
+        [](const carray<scaling_measurement<>, 4>& m) {
+            return fit_usl({m.v[0], m.v[1], m.v[2], m.v[3]});
+        });
+    add(r, "fit_amdahl [double range]", "fit_amdahl", "gpucalc::fit_amdahl({0})",
+        [](generator& g) { return std::tuple{draw::measurements<double>(g)}; },
+        [](const carray<scaling_measurement<>, 4>& m) { return fit_amdahl(m.v); });
+    add(r, "fit_amdahl [token_rate range]", "fit_amdahl", "gpucalc::fit_amdahl({0})",
+        [](generator& g) { return std::tuple{draw::measurements<token_rate>(g)}; },
+        [](const carray<scaling_measurement<token_rate>, 4>& m) { return fit_amdahl(m.v); });
+    add(r, "fit_amdahl [initializer_list]", "fit_amdahl",
+        "gpucalc::fit_amdahl({{0}[0], {0}[1], {0}[2], {0}[3]})",
+        [](generator& g) { return std::tuple{draw::measurements<double>(g)}; },
+        [](const carray<scaling_measurement<>, 4>& m) {
+            return fit_amdahl({m.v[0], m.v[1], m.v[2], m.v[3]});
+        });
+    add(r, "predicted_throughput [usl_fit]", "predicted_throughput",
+        "gpucalc::predicted_throughput({0}, {1})",
+        [](generator& g) { return std::tuple{draw::usl_fit(g), g.count(64)}; },
+        [](const usl_fit<>& f, std::int64_t n) { return predicted_throughput(f, n); });
+    add(r, "predicted_throughput [amdahl_fit]", "predicted_throughput",
+        "gpucalc::predicted_throughput({0}, {1})",
+        [](generator& g) { return std::tuple{draw::amdahl_fit(g), g.count(64)}; },
+        [](const amdahl_fit<>& f, std::int64_t n) { return predicted_throughput(f, n); });
+    add(r, "predicted_efficiency [usl_fit]", "predicted_efficiency",
+        "gpucalc::predicted_efficiency({0}, {1})",
+        [](generator& g) { return std::tuple{draw::usl_fit(g), g.count(64)}; },
+        [](const usl_fit<>& f, std::int64_t n) { return predicted_efficiency(f, n); });
+    add(r, "predicted_efficiency [amdahl_fit]", "predicted_efficiency",
+        "gpucalc::predicted_efficiency({0}, {1})",
+        [](generator& g) { return std::tuple{draw::amdahl_fit(g), g.count(64)}; },
+        [](const amdahl_fit<>& f, std::int64_t n) { return predicted_efficiency(f, n); });
+    add(r, "largest_gpus [usl_fit]", "largest_gpus", "gpucalc::largest_gpus({0}, {1})",
+        [](generator& g) { return std::tuple{draw::usl_fit(g), g.fraction(0.75)}; },
+        [](const usl_fit<>& f, double floor) { return largest_gpus(f, floor); });
+    add(r, "largest_gpus [amdahl_fit]", "largest_gpus", "gpucalc::largest_gpus({0}, {1})",
+        [](generator& g) { return std::tuple{draw::amdahl_fit(g), g.fraction(0.75)}; },
+        [](const amdahl_fit<>& f, double floor) { return largest_gpus(f, floor); });
+}
+
+}  // namespace fuzz

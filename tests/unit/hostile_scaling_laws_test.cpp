@@ -1,0 +1,208 @@
+// hostile_scaling_laws_test.cpp: input outside the stated ranges of the scaling laws and fits
+// is invalid_input naming the function the caller called, the field as the caller wrote it
+// (points[2].throughput), the value and the rule; input inside them gives a finite answer or an
+// explicit "no answer" (throughput_peak::exists, scaling_limit::bounded).
+#include <gpucalc/literals.hpp>
+#include <gpucalc/scaling/fit.hpp>
+#include <gpucalc/scaling/laws.hpp>
+#include <gpucalc/testing.hpp>
+
+#include <doctest/doctest.h>
+
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+using namespace gpucalc;
+using namespace gpucalc::literals;
+
+namespace {
+constexpr double not_a_number = std::numeric_limits<double>::quiet_NaN();
+constexpr double inf = std::numeric_limits<double>::infinity();
+constexpr std::int64_t two_to_40 = std::int64_t{1} << 40;
+}  // namespace
+
+TEST_CASE("laws: gpus below 1 or above 2^40") {
+    CHECK_THROWS_WITH_AS(amdahl_speedup(0.1, 0), "amdahl_speedup: gpus = 0 must be >= 1",
+                         invalid_input);
+    CHECK_THROWS_WITH_AS(amdahl_efficiency(0.1, -3), "amdahl_efficiency: gpus = -3 must be >= 1",
+                         invalid_input);
+    CHECK_THROWS_WITH_AS(gustafson_speedup(0.1, two_to_40 + 1),
+                         "gustafson_speedup: gpus = 1099511627777 must be <= 2^40", invalid_input);
+    CHECK_THROWS_WITH_AS(usl_capacity({0.1, 0.0}, 0), "usl_capacity: gpus = 0 must be >= 1",
+                         invalid_input);
+    CHECK_THROWS_WITH_AS(usl_throughput(1.0, {0.1, 0.0}, std::numeric_limits<std::int64_t>::min()),
+                         "usl_throughput: gpus = -9.22337203685478e+18 must be >= 1",
+                         invalid_input);
+    // 2^40 itself is in range and finite.
+    CHECK(std::isfinite(usl_efficiency({1.0, 1.0}, two_to_40)));
+    CHECK(usl_efficiency({1.0, 1.0}, two_to_40) > 0.0);
+}
+
+TEST_CASE("laws: serial fraction and sigma outside [0, 1], NaN") {
+    CHECK_THROWS_WITH_AS(amdahl_speedup(1.5, 8),
+                         "amdahl_speedup: serial_fraction = 1.5 must be in [0, 1]", invalid_input);
+    CHECK_THROWS_WITH_AS(amdahl_efficiency(-0.01, 8),
+                         "amdahl_efficiency: serial_fraction = -0.01 must be in [0, 1]",
+                         invalid_input);
+    CHECK_THROWS_WITH_AS(gustafson_speedup(not_a_number, 8),
+                         "gustafson_speedup: serial_fraction = nan must be in [0, 1]",
+                         invalid_input);
+    CHECK_THROWS_WITH_AS(amdahl_largest_gpus(inf),
+                         "amdahl_largest_gpus: serial_fraction = inf must be in [0, 1]",
+                         invalid_input);
+    CHECK_THROWS_WITH_AS(usl_capacity({-0.1, 0.0}, 8),
+                         "usl_capacity: contention = -0.1 must be in [0, 1]", invalid_input);
+    CHECK_THROWS_WITH_AS(usl_peak({not_a_number, 0.001}),
+                         "usl_peak: contention = nan must be in [0, 1]",
+                         invalid_input);
+}
+
+TEST_CASE("laws: kappa below 0, above 1, or positive below 1e-30") {
+    CHECK_THROWS_WITH_AS(usl_efficiency({0.1, -0.001}, 8),
+                         "usl_efficiency: coherency = -0.001 must be 0 or in [1e-30, 1]",
+                         invalid_input);
+    CHECK_THROWS_WITH_AS(usl_largest_gpus({0.1, 2.0}),
+                         "usl_largest_gpus: coherency = 2 must be 0 or in [1e-30, 1]",
+                         invalid_input);
+    // A denormal kappa would make (1 - sigma)/kappa overflow in the peak.
+    CHECK_THROWS_WITH_AS(usl_peak({0.0, std::numeric_limits<double>::denorm_min()}),
+                         "usl_peak: coherency = 4.94065645841247e-324 must be 0 or in [1e-30, 1]",
+                         invalid_input);
+    CHECK_THROWS_WITH_AS(usl_peak({0.0, not_a_number}),
+                         "usl_peak: coherency = nan must be 0 or in [1e-30, 1]",
+                         invalid_input);
+    // -0 is 0.
+    CHECK_FALSE(usl_peak({0.1, -0.0}).exists);
+}
+
+TEST_CASE("laws: efficiency floors outside (0, 1]") {
+    CHECK_THROWS_WITH_AS(amdahl_largest_gpus(0.1, 0.0),
+                         "amdahl_largest_gpus: efficiency_floor = 0 must be in (0, 1]",
+                         invalid_input);
+    CHECK_THROWS_WITH_AS(usl_largest_gpus({0.1, 0.0}, 1.5),
+                         "usl_largest_gpus: efficiency_floor = 1.5 must be in (0, 1]",
+                         invalid_input);
+    CHECK_THROWS_WITH_AS(usl_largest_gpus({0.1, 0.0}, not_a_number),
+                         "usl_largest_gpus: efficiency_floor = nan must be in (0, 1]",
+                         invalid_input);
+    // The smallest positive floor is valid, and answered explicitly: unbounded below 2^40.
+    const scaling_limit tiny =
+        usl_largest_gpus({0.1, 0.0}, std::numeric_limits<double>::denorm_min());
+    CHECK_FALSE(tiny.bounded);
+    CHECK(tiny.gpus == two_to_40);
+}
+
+TEST_CASE("laws: a throughput that is not positive, or beyond its range") {
+    CHECK_THROWS_WITH_AS(usl_throughput(-5.0, {0.1, 0.0}, 8),
+                         "usl_throughput: single_gpu = -5 must be finite and > 0", invalid_input);
+    CHECK_THROWS_WITH_AS(usl_throughput(not_a_number, {0.1, 0.0}, 8),
+                         "usl_throughput: single_gpu = nan must be finite and > 0", invalid_input);
+    CHECK_THROWS_WITH_AS(usl_throughput(1e31, {0.1, 0.0}, 8),
+                         "usl_throughput: single_gpu = 1e+31 must be at most 1e30", invalid_input);
+    CHECK_THROWS_WITH_AS(usl_throughput(1e-31, {0.1, 0.0}, 8),
+                         "usl_throughput: single_gpu = 1e-31 must be at least 1e-30",
+                         invalid_input);
+    CHECK_THROWS_WITH_AS(usl_throughput(0.0_tokens_per_s, {0.1, 0.0}, 8),
+                         "usl_throughput: single_gpu = 0 tokens/s must be finite and > 0",
+                         invalid_input);
+    // The largest valid inputs give a finite answer: 1e30 x 2^40.
+    CHECK(std::isfinite(usl_throughput(1e30, {0.0, 0.0}, two_to_40)));
+}
+
+TEST_CASE("fits: fewer points than parameters, or too few distinct GPU counts") {
+    CHECK_THROWS_WITH_AS(fit_usl({{1, 100.0}, {2, 190.0}}),
+                         "fit_usl: points = 2 must hold at least 3 measurements (one per fitted "
+                         "parameter)",
+                         invalid_input);
+    CHECK_THROWS_WITH_AS(fit_amdahl({{1, 100.0}}),
+                         "fit_amdahl: points = 1 must hold at least 2 measurements (one per "
+                         "fitted parameter)",
+                         invalid_input);
+    const std::vector<scaling_measurement<>> none;
+    CHECK_THROWS_WITH_AS(fit_usl(none),
+                         "fit_usl: points = 0 must hold at least 3 measurements (one per fitted "
+                         "parameter)",
+                         invalid_input);
+    CHECK_THROWS_WITH_AS(fit_usl({{1, 100.0}, {2, 190.0}, {2, 191.0}, {1, 99.0}}),
+                         "fit_usl: distinct gpus in points = 2 must be at least 3 (one per fitted "
+                         "parameter)",
+                         invalid_input);
+    CHECK_THROWS_WITH_AS(fit_amdahl({{4, 100.0}, {4, 101.0}, {4, 99.0}}),
+                         "fit_amdahl: distinct gpus in points = 1 must be at least 2 (one per "
+                         "fitted parameter)",
+                         invalid_input);
+}
+
+TEST_CASE("fits: a bad point is named by its index") {
+    CHECK_THROWS_WITH_AS(fit_usl({{1, 100.0}, {2, 190.0}, {4, -1.0}, {8, 500.0}}),
+                         "fit_usl: points[2].throughput = -1 must be finite and > 0",
+                         invalid_input);
+    CHECK_THROWS_WITH_AS(fit_usl({{1, 100.0}, {2, 190.0}, {4, 0.0}, {8, 500.0}}),
+                         "fit_usl: points[2].throughput = 0 must be finite and > 0",
+                         invalid_input);
+    CHECK_THROWS_WITH_AS(fit_usl({{1, 100.0}, {0, 190.0}, {4, 300.0}}),
+                         "fit_usl: points[1].gpus = 0 must be >= 1", invalid_input);
+    CHECK_THROWS_WITH_AS(fit_amdahl({{1, 100.0}, {two_to_40 + 1, 190.0}}),
+                         "fit_amdahl: points[1].gpus = 1099511627777 must be <= 2^40",
+                         invalid_input);
+    CHECK_THROWS_WITH_AS(fit_amdahl({{1, 100.0}, {2, not_a_number}}),
+                         "fit_amdahl: points[1].throughput = nan must be finite and > 0",
+                         invalid_input);
+    CHECK_THROWS_WITH_AS(fit_amdahl({{1, 100.0}, {2, inf}}),
+                         "fit_amdahl: points[1].throughput = inf must be at most 1e30",
+                         invalid_input);
+    const std::array<scaling_measurement<token_rate>, 4> typed{
+        {{1, 100.0_tokens_per_s}, {2, 190.0_tokens_per_s}, {4, 300.0_tokens_per_s},
+         {8, make<tokens_per_second>(-2.0)}}};
+    CHECK_THROWS_WITH_AS(fit_usl(typed),
+                         "fit_usl: points[3].throughput = -2 tokens/s must be finite and > 0",
+                         invalid_input);
+}
+
+TEST_CASE("fit-based predictions check the fit they are given") {
+    usl_fit<> fit{};
+    fit.single_gpu = 100.0;
+    fit.parameters = {0.05, 0.001};
+    CHECK(predicted_efficiency(fit, 8) == approx(usl_efficiency(fit.parameters, 8)));
+    fit.parameters.contention = 2.0;
+    CHECK_THROWS_WITH_AS(predicted_efficiency(fit, 8),
+                         "predicted_efficiency: fit.parameters.contention = 2 must be in [0, 1]",
+                         invalid_input);
+    fit.parameters.contention = 0.05;
+    fit.single_gpu = -1.0;
+    CHECK_THROWS_WITH_AS(predicted_throughput(fit, 8),
+                         "predicted_throughput: fit.single_gpu = -1 must be finite and > 0",
+                         invalid_input);
+    fit.single_gpu = 100.0;
+    CHECK_THROWS_WITH_AS(predicted_throughput(fit, 0),
+                         "predicted_throughput: gpus = 0 must be >= 1",
+                         invalid_input);
+    CHECK_THROWS_WITH_AS(largest_gpus(fit, 0.0),
+                         "largest_gpus: efficiency_floor = 0 must be in (0, 1]", invalid_input);
+    amdahl_fit<> a{};
+    a.single_gpu = 100.0;
+    a.serial_fraction = not_a_number;
+    CHECK_THROWS_WITH_AS(largest_gpus(a),
+                         "largest_gpus: fit.serial_fraction = nan must be in [0, 1]",
+                         invalid_input);
+    // A default-constructed fit has no throughput: not a fit any function returned.
+    CHECK_THROWS_WITH_AS(predicted_efficiency(amdahl_fit<>{}, 2),
+                         "predicted_efficiency: fit.single_gpu = 0 must be finite and > 0",
+                         invalid_input);
+}
+
+TEST_CASE("fits: inputs at the edges of their ranges give finite answers") {
+    // Throughputs twelve orders of magnitude apart, GPU counts from 1 to 2^40.
+    const usl_fit<> wide = fit_usl({{1, 1e-30}, {1024, 1e-20}, {two_to_40, 1e30}});
+    CHECK(std::isfinite(wide.single_gpu));
+    CHECK(wide.single_gpu > 0.0);
+    CHECK(wide.r_squared >= 0.0);
+    CHECK(wide.r_squared <= 1.0);
+    CHECK(std::isfinite(wide.rms_relative_error));
+    const amdahl_fit<> huge = fit_amdahl({{1, 1e30}, {two_to_40, 1e30}});
+    CHECK(huge.serial_fraction == approx(1.0));
+    CHECK(std::isfinite(huge.single_gpu));
+}
