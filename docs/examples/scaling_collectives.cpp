@@ -1,7 +1,6 @@
 // A gradient all-reduce on 8 GPUs over NVLink or PCIe, and on 64 and 1,024 GPUs over
 // InfiniBand or Ethernet: time, bus bandwidth, and which link binds.
 #include <gpucalc/gpucalc.hpp>
-#include <gpucalc/scaling/placement.hpp>
 
 #include <cstddef>
 #include <iostream>

@@ -1,7 +1,6 @@
 // Fit the Universal Scalability Law and Amdahl's law to four throughput measurements, then ask
 // how far the job scales before the extra GPUs stop paying.
 #include <gpucalc/gpucalc.hpp>
-#include <gpucalc/scaling/fit.hpp>
 
 #include <algorithm>
 #include <cstdint>

@@ -17,6 +17,7 @@
 #include "parallelism/costs.hpp"
 #include "precision.hpp"
 #include "roofline.hpp"
+#include "scaling.hpp"
 #include "units.hpp"
 #include "version.hpp"
 #include "workload.hpp"

@@ -539,11 +539,8 @@ inline double any_double(generator& g) {
 }  // namespace fuzz
 
 // =============================================================================================
-// Scaling: collectives (issue 14). Appended here, apart from the draws above.
+// Scaling: collectives
 // =============================================================================================
-// (Until the umbrella gpucalc.hpp includes scaling.hpp.)
-#include <gpucalc/scaling/placement.hpp>
-
 namespace fuzz {
 namespace draw {
 

@@ -1,0 +1,9 @@
+// scaling.hpp: how work spreads over many GPUs: what a collective costs on a node's and a
+// cluster's links (the alpha-beta model), and the scaling laws (Amdahl, Gustafson, the
+// Universal Scalability Law) with their fit to a user's measurements
+#pragma once
+
+#include "scaling/collectives.hpp"
+#include "scaling/fit.hpp"
+#include "scaling/laws.hpp"
+#include "scaling/placement.hpp"
