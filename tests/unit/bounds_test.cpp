@@ -23,6 +23,12 @@ TEST_CASE("an input above its dimension's largest magnitude is a broken rule") {
                          invalid_input);
     CHECK_THROWS_WITH_AS(per_gpu(make<usd_per_hour>(std::numeric_limits<double>::infinity()), 8.0_gpu),
                          "per_gpu: instance = $inf/h must be at most $1e9/h", invalid_input);
+    // Where its display unit would need exponent form ("$3.60000000000000e+18/h"), the value
+    // reads in the base unit, in the form the bounds take.
+    CHECK_THROWS_WITH_AS(per_gpu(make<usd_per_hour>(3.6e18), 8.0_gpu),
+                         "per_gpu: instance = 1e+15 USD/s must be at most $1e9/h", invalid_input);
+    CHECK_THROWS_WITH_AS(per_gpu(2.0_usd_per_h, make<gpus>(1e19)),
+                         "per_gpu: gpus = 1e+19 GPU must be at most 2^40 GPUs", invalid_input);
     // The largest itself is accepted.
     CHECK(job_cost(8.0_gpu, make<years>(1e6), 2.0_usd_per_gpu_hour) > 0.0_usd);
 }

@@ -183,14 +183,25 @@ constexpr void require_enumerator(const char* function, const char* field, Enum 
     }
 }
 
-/// Throws for a quantity outside its range, with the value in its display unit
+/// A quantity's value as an error message shows it: in its display unit with 15 significant
+/// figures ("-$2.99/GPU·h"), or, where that unit would need exponent form, in the base unit as
+/// the range's bounds are written ("1e+29 tokens/s", not "1.00000000000000e+23M tokens/s").
+template <class Quantity>
+std::string error_value_text(const Quantity& q) {
+    format_options options;
+    options.significant_figures = 15;
+    if (!std::isfinite(q.value()) || !prints_with_exponent(q, options)) {
+        return to_string(q, options);
+    }
+    return number_text(q.value()) + " " + base_unit_text<Quantity>();
+}
+
+/// Throws for a quantity outside its range, with the value as error_value_text writes it
 /// ("price = -$2.99/GPU·h must be finite and >= 0") and the rule it broke.
 template <class Quantity>
 [[noreturn]] GPUCALC_DETAIL_COLD void throw_out_of_range(const char* function, const char* field,
                                                          const Quantity& q, bool zero_allowed) {
     const double v = q.value();
-    format_options options;
-    options.significant_figures = 15;
     std::string rule;
     if (!(v >= 0.0) || (!zero_allowed && !(v > 0.0))) {
         rule = zero_allowed ? "must be finite and >= 0" : "must be finite and > 0";
@@ -203,7 +214,7 @@ template <class Quantity>
         rule += ' ';
         rule += base_unit_text<Quantity>();
     }
-    throw_invalid_name(function, field, to_string(q, options), rule.c_str());
+    throw_invalid_name(function, field, error_value_text(q).c_str(), rule.c_str());
 }
 
 /// A quantity that must be > 0 and inside its range: [1e-30 base units, input_range::largest].

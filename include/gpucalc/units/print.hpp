@@ -286,27 +286,13 @@ void append_dimension_text(
     append_dimension_text(text, Tail{});
 }
 
-}  // namespace detail
-
-/// Human-readable text of a quantity, e.g. "80 GiB", "$2,990", "3.35 TB/s".
-/// A dimension without a conventional name prints in base units, e.g. "2 s^-2·FLOP".
-template <class Dimension>
-std::string to_string(const quantity_of<Dimension>& q, const format_options& options = {}) {
-    const int significant = detail::clamp_significant(options.significant_figures);
-    const double v = q.value();
-    const detail::label_set set = detail::labels_for<quantity_of<Dimension>>(options);
-    const auto in_base_units = [&] {
-        std::string unit_text;
-        detail::append_dimension_text(unit_text, Dimension{});
-        return (options.exact ? detail::exact_text(v, false)
-                              : detail::rounded_text(v, significant, false)) +
-               unit_text;
-    };
-    if (set.count == 0) return in_base_units();
-    // The largest label not above |v|; then one label up if rounding reaches the next label's
-    // size in this label's units, so 999.7 GB reads "1 TB" rather than "1000 GB".
-    // Zero, inf and NaN read in the base unit where the dimension has one ("0 s", not "0 ns";
-    // "inf B", not "inf EiB").
+/// The label to_string writes v with, or null for base units (a dimension without labels, or a
+/// finite value its label would overflow: -DBL_MAX $/GPU·s is -inf $/GPU·h). The largest label
+/// not above |v|; then one label up if rounding reaches the next label's size in this label's
+/// units, so 999.7 GB reads "1 TB" rather than "1000 GB". Zero, inf and NaN read in the base
+/// unit where the dimension has one ("0 s", not "0 ns"; "inf B", not "inf EiB").
+inline const unit_label* display_label(const label_set& set, double v, int significant) {
+    if (set.count == 0) return nullptr;
     const double size = std::fabs(v);
     const bool no_magnitude = std::fpclassify(v) == FP_ZERO || !std::isfinite(v);
     int chosen = 0;
@@ -315,13 +301,43 @@ std::string to_string(const quantity_of<Dimension>& q, const format_options& opt
     }
     if (!no_magnitude && chosen + 1 < set.count) {
         const double next_in_this = set.labels[chosen + 1].factor / set.labels[chosen].factor;
-        const double scaled = std::fabs(v) / set.labels[chosen].factor;
-        if (detail::round_to_significant(scaled, significant) >= next_in_this) ++chosen;
+        const double scaled = size / set.labels[chosen].factor;
+        if (round_to_significant(scaled, significant) >= next_in_this) ++chosen;
     }
-    const detail::unit_label& label = set.labels[chosen];
-    // A finite value its label would overflow (-DBL_MAX $/GPU·s is -inf $/GPU·h) prints in base
-    // units instead, like a dimension without a name.
-    if (std::isfinite(v) && !std::isfinite(v / label.factor)) return in_base_units();
+    const unit_label* label = &set.labels[chosen];
+    return std::isfinite(v) && !std::isfinite(v / label->factor) ? nullptr : label;
+}
+
+/// Whether to_string writes q's number in exponent form (outside [1e-9, 1e18) in the unit it
+/// picks), where a label reads badly ("1.00e+23M tokens/s"): error messages then use base units.
+template <class Dimension>
+bool prints_with_exponent(const quantity_of<Dimension>& q, const format_options& options) {
+    const double v = q.value();
+    const unit_label* label =
+        display_label(labels_for<quantity_of<Dimension>>(options), v,
+                      clamp_significant(options.significant_figures));
+    return needs_exponent(label != nullptr ? v / label->factor : v);
+}
+
+}  // namespace detail
+
+/// Human-readable text of a quantity, e.g. "80 GiB", "$2,990", "3.35 TB/s".
+/// A dimension without a conventional name prints in base units, e.g. "2 s^-2·FLOP".
+template <class Dimension>
+std::string to_string(const quantity_of<Dimension>& q, const format_options& options = {}) {
+    const int significant = detail::clamp_significant(options.significant_figures);
+    const double v = q.value();
+    const auto in_base_units = [&] {
+        std::string unit_text;
+        detail::append_dimension_text(unit_text, Dimension{});
+        return (options.exact ? detail::exact_text(v, false)
+                              : detail::rounded_text(v, significant, false)) +
+               unit_text;
+    };
+    const detail::label_set set = detail::labels_for<quantity_of<Dimension>>(options);
+    const detail::unit_label* chosen = detail::display_label(set, v, significant);
+    if (chosen == nullptr) return in_base_units();
+    const detail::unit_label& label = *chosen;
     const std::string number =
         options.exact ? detail::exact_text(v / label.factor, set.thousands_separator)
                       : detail::rounded_text(v / label.factor, significant, set.thousands_separator);
