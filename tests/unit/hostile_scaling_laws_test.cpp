@@ -108,6 +108,12 @@ TEST_CASE("laws: a throughput that is not positive, or beyond its range") {
     CHECK_THROWS_WITH_AS(usl_throughput(0.0_tokens_per_s, {0.1, 0.0}, 8),
                          "usl_throughput: single_gpu = 0 tokens/s must be finite and > 0",
                          invalid_input);
+    // Beyond its range the value reads in the base unit, as the bound does (in M tokens/s it
+    // would need exponent form: "1.00000000000000e+23M tokens/s").
+    CHECK_THROWS_WITH_AS(usl_throughput(make<tokens_per_second>(1e29), {0.1, 0.0}, 8),
+                         "usl_throughput: single_gpu = 1e+29 tokens/s must be at most 1e20 "
+                         "tokens/s",
+                         invalid_input);
     // The largest valid inputs give a finite answer: 1e30 x 2^40.
     CHECK(std::isfinite(usl_throughput(1e30, {0.0, 0.0}, two_to_40)));
 }
@@ -188,10 +194,60 @@ TEST_CASE("fit-based predictions check the fit they are given") {
     CHECK_THROWS_WITH_AS(largest_gpus(a),
                          "largest_gpus: fit.serial_fraction = nan must be in [0, 1]",
                          invalid_input);
-    // A default-constructed fit has no throughput: not a fit any function returned.
-    CHECK_THROWS_WITH_AS(predicted_efficiency(amdahl_fit<>{}, 2),
-                         "predicted_efficiency: fit.single_gpu = 0 must be finite and > 0",
+    // A default-constructed fit has no throughput, which predicted_throughput reads; the
+    // efficiency functions read only sigma and kappa (or s), and s = 0 is perfect scaling.
+    CHECK_THROWS_WITH_AS(predicted_throughput(amdahl_fit<>{}, 2),
+                         "predicted_throughput: fit.single_gpu = 0 must be finite and > 0",
                          invalid_input);
+    CHECK(predicted_efficiency(amdahl_fit<>{}, 2) == 1.0);
+    CHECK_FALSE(largest_gpus(usl_fit<>{}).bounded);
+    // Beyond the range where every fitted lambda lies (the throughput range widened 2^41 either
+    // way), a lambda is not one a fit returned.
+    fit.single_gpu = 1e43;
+    CHECK_THROWS_WITH_AS(predicted_throughput(fit, 8),
+                         "predicted_throughput: fit.single_gpu = 1e+43 must be in [1e-30 / 2^41, "
+                         "2^41 x 1e30] (where every fitted single_gpu lies)",
+                         invalid_input);
+    amdahl_fit<token_rate> typed{};
+    typed.single_gpu = make<tokens_per_second>(1e-50);
+    CHECK_THROWS_WITH_AS(predicted_throughput(typed, 8),
+                         "predicted_throughput: fit.single_gpu = 1e-50 tokens/s must be in "
+                         "[1e-30 / 2^41 tokens/s, 2^41 x 1e20 tokens/s] (where every fitted "
+                         "single_gpu lies)",
+                         invalid_input);
+}
+
+TEST_CASE("fits: a fitted lambda outside the throughput range is accepted by every function") {
+    // Points falling as 1/N from N = 100 fit sigma = kappa = 1, where C(N) = 1/N, so lambda is
+    // 100 x 1e30 = 1e32: beyond the 1e30 a law takes as input, yet every answer is finite.
+    const usl_fit<> falling = fit_usl({{100, 1e30}, {200, 0.5e30}, {400, 0.25e30}});
+    CHECK(falling.single_gpu == approx(1e32));
+    CHECK(falling.parameters.contention == approx(1.0));
+    CHECK(falling.parameters.coherency == approx(1.0));
+    CHECK(predicted_throughput(falling, 100) == approx(1e30));
+    CHECK(predicted_throughput(falling, 1) == approx(1e32));
+    CHECK(std::isfinite(predicted_throughput(falling, two_to_40)));
+    CHECK(predicted_efficiency(falling, 100) == approx(1e-4));  // C(N)/N = 1/N^2
+    CHECK(largest_gpus(falling).gpus == 1);
+    // Points rising linearly from N = 1e6 at 1e-30: perfect scaling with lambda = 1e-36, below
+    // the 1e-30 a law takes.
+    const usl_fit<> rising = fit_usl({{1000000, 1e-30}, {2000000, 2e-30}, {4000000, 4e-30}});
+    CHECK(rising.single_gpu == approx(1e-36));
+    CHECK(predicted_throughput(rising, 1) == approx(1e-36));
+    CHECK(predicted_throughput(rising, 8000000) == approx(8e-30));
+    CHECK(predicted_efficiency(rising, 64) == approx(1.0));
+    CHECK_FALSE(largest_gpus(rising).bounded);
+    const amdahl_fit<> rising_amdahl = fit_amdahl({{1000000, 1e-30}, {4000000, 4e-30}});
+    CHECK(rising_amdahl.single_gpu == approx(1e-36));
+    CHECK(predicted_throughput(rising_amdahl, 2) == approx(2e-36));
+    CHECK_FALSE(largest_gpus(rising_amdahl).bounded);
+    // The same with a unit: lambda = 1e22 tokens/s, beyond token_rate's 1e20 tokens/s.
+    const std::array<scaling_measurement<token_rate>, 3> typed{
+        {{100, make<tokens_per_second>(1e20)}, {200, make<tokens_per_second>(0.5e20)},
+         {400, make<tokens_per_second>(0.25e20)}}};
+    const usl_fit<token_rate> typed_fit = fit_usl(typed);
+    CHECK(typed_fit.single_gpu == approx(make<tokens_per_second>(1e22)));
+    CHECK(predicted_throughput(typed_fit, 200) == approx(make<tokens_per_second>(0.5e20)));
 }
 
 TEST_CASE("fits: inputs at the edges of their ranges give finite answers") {

@@ -28,7 +28,10 @@ struct scaling_measurement {
 /// The USL curve X(N) = λN / (1 + σ(N − 1) + κN(N − 1)) that best fits the measurements.
 template <class Throughput = double>
 struct usl_fit {
-    Throughput single_gpu{};      ///< λ: the fitted throughput of one GPU, X(1)
+    /// λ: the fitted throughput of one GPU, X(1). It can lie outside the measured range, and
+    /// outside the range a law takes as input, by up to 2^40 either way (points falling as 1/N
+    /// from N = 100 fit σ = κ = 1 and λ = 100× the largest): the functions below accept it.
+    Throughput single_gpu{};
     usl_parameters parameters{};  ///< σ (contention) and κ (coherency)
     /// 1 − SS_res/SS_tot on throughput, in [0, 1]; 1 when every measured throughput is equal
     /// (SS_tot = 0; the flat curve σ = 1 fits them).
@@ -41,7 +44,7 @@ struct usl_fit {
 /// The Amdahl curve X(N) = λN / (1 + s(N − 1)) that best fits the measurements.
 template <class Throughput = double>
 struct amdahl_fit {
-    Throughput single_gpu{};       ///< λ: the fitted throughput of one GPU
+    Throughput single_gpu{};       ///< λ: the fitted throughput of one GPU, as usl_fit's
     double serial_fraction = 0.0;  ///< s, in [0, 1]
     double r_squared = 0.0;        ///< as usl_fit::r_squared
     double rms_relative_error = 0.0;
@@ -164,73 +167,119 @@ amdahl_fit<Throughput> fit_amdahl(std::initializer_list<scaling_measurement<Thro
 }
 
 namespace detail {
+
+/// How far outside the measured throughputs a fitted λ can lie: 2^41 either way (derived). The
+/// fit chooses λ last, as the least-squares λ for its σ and κ: Σ yᵢcᵢ / Σ cᵢ² with cᵢ = C(Nᵢ)
+/// (fit_solver.hpp, with_best_lambda), a mean of the yᵢ/cᵢ weighted by cᵢ². For σ, κ in
+/// [0, 1], 1 ≤ D(N) ≤ N², so 1/N ≤ C(N) ≤ N and λ lies in [y_min/N_max, y_max·N_max]: within
+/// 2^40 of the measured range; the second factor 2 covers rounding.
+inline constexpr double fitted_lambda_margin = 2199023255552.0;  // 2^41
+
 template <class Throughput>
-constexpr void check(const usl_fit<Throughput>& fit, const char* function) {
-    require_throughput(function, "fit.single_gpu", fit.single_gpu);
+[[noreturn]] GPUCALC_DETAIL_COLD void throw_bad_fitted_throughput(const char* function,
+                                                                  const Throughput& value) {
+    std::string text;
+    std::string smallest = "1e-30 / 2^41";
+    std::string largest = "2^41 x ";
+    if constexpr (std::is_same<Throughput, double>::value) {
+        text = number_text(value);
+        largest += "1e30";
+    } else {
+        text = error_value_text(value);
+        smallest += std::string(" ") + base_unit_text<Throughput>();
+        largest += input_range<Throughput>::largest_text;
+    }
+    const std::string rule =
+        "must be in [" + smallest + ", " + largest + "] (where every fitted single_gpu lies)";
+    throw_invalid_name(function, "fit.single_gpu", text,
+                       raw_throughput(value) > 0.0 ? rule.c_str() : "must be finite and > 0");
+}
+
+/// A fit's λ, in the range any fit returns: the throughput range widened 2^41 either way.
+template <class Throughput>
+constexpr void require_fitted_throughput(const char* function, const Throughput& value) {
+    const double v = raw_throughput(value);
+    double largest = largest_plain_throughput;
+    if constexpr (!std::is_same<Throughput, double>::value) {
+        largest = input_range<Throughput>::largest;
+    }
+    if (!(v >= smallest_input / fitted_lambda_margin && v <= largest * fitted_lambda_margin)) {
+        throw_bad_fitted_throughput(function, value);
+    }
+}
+
+/// The fitted curve's shape: all an efficiency reads (λ is not read, so not checked).
+template <class Throughput>
+constexpr usl_parameters checked_shape(const usl_fit<Throughput>& fit, const char* function) {
     check(fit.parameters, function, "fit.parameters.contention", "fit.parameters.coherency");
+    return fit.parameters;
 }
 template <class Throughput>
-constexpr void check(const amdahl_fit<Throughput>& fit, const char* function) {
-    require_throughput(function, "fit.single_gpu", fit.single_gpu);
+constexpr usl_parameters checked_shape(const amdahl_fit<Throughput>& fit, const char* function) {
     require_unit_fraction(function, "fit.serial_fraction", fit.serial_fraction);
+    return {fit.serial_fraction, 0.0};
 }
 constexpr double efficiency_of(const usl_parameters& p, std::int64_t n) {
     return 1.0 / usl_denominator(p, static_cast<double>(n));
 }
 }  // namespace detail
 
-/// The fitted curve's throughput at N: λ·C(N). Ranges: a fit as fit_usl returns it; gpus in
-/// [1, 2^40].
+/// The fitted curve's throughput at N: λ·C(N), finite for any fit (at most 2^41 x 1e30 x 2^40
+/// for a double). Ranges: λ > 0 in a fitted λ's range, the throughput range widened 2^41 either
+/// way ([1e-30 / 2^41, 2^41 x 1e30] as a double), which holds every λ a fit returns; σ, κ (or
+/// s) as usl_parameters states; gpus in [1, 2^40].
 template <class Throughput>
 constexpr Throughput predicted_throughput(const usl_fit<Throughput>& fit, std::int64_t gpus) {
-    detail::check(fit, "predicted_throughput");
+    detail::require_fitted_throughput("predicted_throughput", fit.single_gpu);
+    const usl_parameters p = detail::checked_shape(fit, "predicted_throughput");
     detail::require_count("predicted_throughput", "gpus", gpus);
-    return detail::throughput_from_raw<Throughput>(
-        detail::raw_throughput(fit.single_gpu) * static_cast<double>(gpus) *
-        detail::efficiency_of(fit.parameters, gpus));
+    return detail::throughput_from_raw<Throughput>(detail::raw_throughput(fit.single_gpu) *
+                                                   static_cast<double>(gpus) *
+                                                   detail::efficiency_of(p, gpus));
 }
 template <class Throughput>
 constexpr Throughput predicted_throughput(const amdahl_fit<Throughput>& fit, std::int64_t gpus) {
-    detail::check(fit, "predicted_throughput");
+    detail::require_fitted_throughput("predicted_throughput", fit.single_gpu);
+    const usl_parameters p = detail::checked_shape(fit, "predicted_throughput");
     detail::require_count("predicted_throughput", "gpus", gpus);
-    return detail::throughput_from_raw<Throughput>(
-        detail::raw_throughput(fit.single_gpu) * static_cast<double>(gpus) *
-        detail::efficiency_of({fit.serial_fraction, 0.0}, gpus));
+    return detail::throughput_from_raw<Throughput>(detail::raw_throughput(fit.single_gpu) *
+                                                   static_cast<double>(gpus) *
+                                                   detail::efficiency_of(p, gpus));
 }
 
 /// The fitted curve's efficiency at N, C(N)/N (relative to the fitted one-GPU throughput λ).
-/// Ranges: as predicted_throughput.
+/// It reads only σ and κ (or s), so λ is not checked. Ranges: σ, κ (or s) as usl_parameters
+/// states; gpus in [1, 2^40].
 template <class Throughput>
 constexpr double predicted_efficiency(const usl_fit<Throughput>& fit, std::int64_t gpus) {
-    detail::check(fit, "predicted_efficiency");
+    const usl_parameters p = detail::checked_shape(fit, "predicted_efficiency");
     detail::require_count("predicted_efficiency", "gpus", gpus);
-    return detail::efficiency_of(fit.parameters, gpus);
+    return detail::efficiency_of(p, gpus);
 }
 template <class Throughput>
 constexpr double predicted_efficiency(const amdahl_fit<Throughput>& fit, std::int64_t gpus) {
-    detail::check(fit, "predicted_efficiency");
+    const usl_parameters p = detail::checked_shape(fit, "predicted_efficiency");
     detail::require_count("predicted_efficiency", "gpus", gpus);
-    return detail::efficiency_of({fit.serial_fraction, 0.0}, gpus);
+    return detail::efficiency_of(p, gpus);
 }
 
 /// The largest N at which the fitted curve's efficiency is at or above `efficiency_floor`
-/// (usl_largest_gpus / amdahl_largest_gpus on the fitted parameters). Ranges: a fit as the fit
-/// functions return it; efficiency_floor in (0, 1], good_scaling_efficiency (0.75) by default.
+/// (usl_largest_gpus / amdahl_largest_gpus on the fitted parameters). Like
+/// predicted_efficiency it reads only σ and κ (or s). Ranges: σ, κ (or s) as usl_parameters
+/// states; efficiency_floor in (0, 1], good_scaling_efficiency (0.75) by default.
 template <class Throughput>
 constexpr scaling_limit largest_gpus(const usl_fit<Throughput>& fit,
                                      double efficiency_floor = good_scaling_efficiency) {
-    detail::check(fit, "largest_gpus");
+    const usl_parameters p = detail::checked_shape(fit, "largest_gpus");
     detail::require_fraction("largest_gpus", "efficiency_floor", efficiency_floor);
-    const usl_parameters p = fit.parameters;
     return detail::largest_gpus_at([p](std::int64_t n) { return detail::efficiency_of(p, n); },
                                    efficiency_floor);
 }
 template <class Throughput>
 constexpr scaling_limit largest_gpus(const amdahl_fit<Throughput>& fit,
                                      double efficiency_floor = good_scaling_efficiency) {
-    detail::check(fit, "largest_gpus");
+    const usl_parameters p = detail::checked_shape(fit, "largest_gpus");
     detail::require_fraction("largest_gpus", "efficiency_floor", efficiency_floor);
-    const usl_parameters p{fit.serial_fraction, 0.0};
     return detail::largest_gpus_at([p](std::int64_t n) { return detail::efficiency_of(p, n); },
                                    efficiency_floor);
 }

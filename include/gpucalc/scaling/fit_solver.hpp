@@ -231,7 +231,8 @@ fit_vector levenberg_marquardt(const fit_points<Range>& d, fit_vector p, bool fi
 
 /// The fit itself: the best, by sum of squares, of Levenberg-Marquardt from the linearized
 /// start, (for the USL) from the Amdahl fit with κ = 0, and the flat curve σ = 1 (which keeps
-/// R² ≥ 0), compared in that order with ties kept by the earlier. Returns λ in scaled units.
+/// R² ≥ 0), compared in that order with ties kept by the earlier; then λ re-chosen in closed
+/// form for the winner's σ and κ. Returns λ in scaled units.
 struct fit_answer {
     fit_vector parameters{};
     double r_squared = 0.0;
@@ -265,6 +266,9 @@ fit_answer least_squares(const fit_points<Range>& d, bool fit_coherency) {
     const double mean = first + offsets / static_cast<double>(d.count);
     consider(fit_vector{mean, 1.0, 0.0});
     if (best[2] < smallest_input) best[2] = 0.0;  // κ's range: 0 or at least 1e-30
+    // λ last, in closed form for the final σ and κ: the sum of squares can only fall, and λ is
+    // then a weighted mean of y/C(N), which bounds it (fit.hpp, fitted_lambda_margin).
+    best = with_best_lambda(d, best);
     double total = 0.0;
     double relative = 0.0;
     d.each([&](double n, double y) {
