@@ -72,6 +72,7 @@ TEST_CASE("USL peak: Gunther's N* = sqrt((1 - sigma)/kappa) and the best whole c
     CHECK(p.gpus == approx(std::sqrt(475.0)));
     CHECK(p.best_gpus == 22);
     CHECK(p.capacity == approx(22.0 / 2.974));
+    CHECK_FALSE(p.capped);
     CHECK(usl_capacity({0.05, 0.002}, 21) < p.capacity);
     CHECK(usl_capacity({0.05, 0.002}, 23) < p.capacity);
     // The usl R package's test suite (smoeding/usl, tests/peak-scalability.R) pins
@@ -90,12 +91,24 @@ TEST_CASE("USL peak: Gunther's N* = sqrt((1 - sigma)/kappa) and the best whole c
     // kappa past 1 - sigma: the throughput falls from the first GPU on, N* < 1.
     CHECK(usl_peak({0.5, 0.9}).gpus < 1.0);
     CHECK(usl_peak({0.5, 0.9}).best_gpus == 1);
-    // kappa at its floor puts N* beyond 2^40: the best count is capped there.
-    CHECK(usl_peak({0.0, 1e-30}).gpus == approx(1e15));
-    CHECK(usl_peak({0.0, 1e-30}).best_gpus == two_to_40);
+    // kappa at its floor puts N* beyond 2^40: the best count is capped there, and says so.
+    const throughput_peak beyond = usl_peak({0.0, 1e-30});
+    CHECK(beyond.gpus == approx(1e15));
+    CHECK(beyond.best_gpus == two_to_40);
+    CHECK(beyond.capped);
     // Also where sigma > 0 saturates the capacity, so that C(2^40 - 1) and C(2^40) round equal
     // (found by the fuzz run, seed 20260101): the cap stays the answer.
     CHECK(usl_peak({0.005410589672509914, 1e-30}).best_gpus == two_to_40);
+    CHECK(usl_peak({0.005410589672509914, 1e-30}).capped);
+    // N* = 2^39 (kappa = 2^-78, exact), inside the range: a real peak, not capped.
+    const throughput_peak inside = usl_peak({0.0, std::ldexp(1.0, -78)});
+    CHECK(inside.gpus == std::ldexp(1.0, 39));
+    CHECK_FALSE(inside.capped);
+    CHECK(std::fabs(static_cast<double>(inside.best_gpus) - inside.gpus) <= 1.5);
+    // Every other peak above: not capped.
+    CHECK_FALSE(none.capped);
+    CHECK_FALSE(usl_peak({1.0, 0.0}).capped);
+    CHECK_FALSE(usl_peak({0.5, 0.9}).capped);
 }
 
 TEST_CASE("USL peak: the best whole count is the largest capacity among its neighbours") {

@@ -27,8 +27,9 @@ inline constexpr double wasteful_scaling_efficiency = 0.60;
 /// transaction systems", CMG; Gunther 2007, "Guerrilla Capacity Planning", Springer).
 ///
 /// Ranges: contention in [0, 1]; coherency 0 or in [1e-30, 1]. The floor keeps the peak
-/// √((1 − σ)/κ) finite; the ceiling loses nothing a fit could need, since from κ ≥ (1 − σ)/2 on
-/// the second GPU already lowers the throughput (derived: C(2) ≤ C(1) there).
+/// √((1 − σ)/κ) finite. The ceiling costs little: from κ ≥ (1 − σ)/2 on a second GPU no longer
+/// raises the throughput (derived: C(2) ≤ C(1) there); only data falling faster than at
+/// σ = κ = 1, where C(N) = 1/N, would call for more, and a fit holds κ at 1 for them.
 struct usl_parameters {
     /// σ: contention, the serialized share of the work (queueing for a shared resource).
     /// With κ = 0 the USL is Amdahl's law with serial fraction σ.
@@ -40,7 +41,8 @@ struct usl_parameters {
 
 /// The largest GPU count at which the efficiency is at or above a floor.
 struct scaling_limit {
-    /// The largest N in [1, 2^40] with efficiency(N) ≥ floor; 2^40 when `bounded` is false.
+    /// The largest N in [1, 2^40] with efficiency(N) ≥ floor when `bounded` is true. When it is
+    /// false this is 2^40, only a lower bound on the answer (read `bounded` first).
     std::int64_t gpus = 1;
     double efficiency = 1.0;  ///< the efficiency at `gpus`, ≥ the floor
     /// False when the efficiency stays at or above the floor for every N up to 2^40, the largest
@@ -60,9 +62,13 @@ struct throughput_peak {
     double gpus = 0.0;
     /// The whole count with the highest throughput: 1 when N* < 1, otherwise a neighbour of N*
     /// (within 1.5 of it) with C(best) ≥ C(best + 1) and C(best) > C(best − 1) as computed, so
-    /// the smaller count wins a tie; capped at 2^40.
+    /// the smaller count wins a tie; 2^40 when `capped` is true.
     std::int64_t best_gpus = 0;
     double capacity = 0.0;  ///< C(best_gpus), the relative capacity at the peak
+    /// True when throughput still rises from 2^40 to 2^40 + 1 GPUs (N* beyond 2^40, κ near its
+    /// floor): best_gpus is then 2^40, the largest count gpucalc takes, and only a lower bound
+    /// on the best count; `gpus` still gives N*.
+    bool capped = false;
 };
 
 namespace detail {
@@ -244,10 +250,11 @@ inline throughput_peak usl_peak(const usl_parameters& parameters) {
         const double x = static_cast<double>(n);
         return kappa * x * (x + 1.0) >= 1.0 - sigma;
     };
-    std::int64_t best = detail::largest_count;  // still rising at 2^40: capped there
+    std::int64_t best = detail::largest_count;
+    peak.capped = !falls_after(detail::largest_count);  // still rising at 2^40: capped there
     if (falls_after(1)) {
         best = 1;
-    } else if (falls_after(detail::largest_count)) {
+    } else if (!peak.capped) {
         std::int64_t rises = 1;                          // C(rises + 1) > C(rises)
         std::int64_t falls = detail::largest_count;      // C(falls + 1) ≤ C(falls)
         while (falls - rises > 1) {
