@@ -79,15 +79,18 @@ inline void inspect(inspector& i, const gpucalc::throughput_peak& p) {
     i.amount("gpus", p.gpus);
     i.count("best_gpus", p.best_gpus);
     i.amount("capacity", p.capacity);
+    i.flag("capped", p.capped);
     i.invariant("1 <= best_gpus <= 2^40", p.best_gpus >= 1 && p.best_gpus <= largest_gpus_count);
+    i.invariant("capped => best_gpus == 2^40 < gpus",
+                !p.capped || (p.best_gpus == largest_gpus_count &&
+                              p.gpus > static_cast<double>(largest_gpus_count)));
     i.invariant("0 < capacity <= best_gpus",
                 p.capacity > 0.0 && p.capacity <= static_cast<double>(p.best_gpus));
     // The best whole count is within 1.5 of N* (a tie to rounding moves it one down), unless
     // N* < 1 (best 1) or N* is beyond 2^40 (capped).
     const double distance = static_cast<double>(p.best_gpus) - p.gpus;
     i.invariant("|best_gpus - gpus| <= 1.5", (distance <= 1.5 && distance >= -1.5) ||
-                                              (p.best_gpus == 1 && p.gpus < 1.0) ||
-                                              p.best_gpus == largest_gpus_count);
+                                              (p.best_gpus == 1 && p.gpus < 1.0) || p.capped);
 }
 
 template <class Fit>
@@ -159,6 +162,26 @@ carray<gpucalc::scaling_measurement<Throughput>, 4> measurements(generator& g) {
             m.v[k].throughput = x;
         } else {
             m.v[k].throughput = Throughput::from_value(x);
+        }
+    }
+    return m;
+}
+
+/// Four measurements anywhere in the ranges: GPU counts log-uniform in [1, 2^40], throughputs
+/// log-uniform in [1e-30, 1e30], so a fitted λ can land far outside them. Or the review's two
+/// cases (issue 14, M4), pinned: throughput falling as 1/N from N = 100 at 1e30 (σ = κ = 1,
+/// λ = 1e32) and rising linearly from N = 1e6 at 1e-30 (λ = 1e-36).
+inline carray<gpucalc::scaling_measurement<>, 4> wide_measurements(generator& g) {
+    carray<gpucalc::scaling_measurement<>, 4> m{};
+    for (std::size_t k = 0; k < 4; ++k) {
+        const double step = static_cast<double>(std::int64_t{1} << k);
+        if (g.pinned == 0) {
+            m.v[k] = {std::int64_t{100} << k, 1e30 / step};
+        } else if (g.pinned == 1) {
+            m.v[k] = {std::int64_t{1000000} << k, 1e-30 * step};
+        } else {
+            m.v[k].gpus = static_cast<std::int64_t>(std::exp2(40.0 * g.r.unit()));
+            m.v[k].throughput = std::pow(10.0, 60.0 * g.r.unit() - 30.0);
         }
     }
     return m;
@@ -276,6 +299,54 @@ void register_scaling_laws(registry& r) {
     add(r, "largest_gpus [amdahl_fit]", "largest_gpus", "gpucalc::largest_gpus({0}, {1})",
         [](generator& g) { return std::tuple{draw::amdahl_fit(g), g.fraction(0.75)}; },
         [](const amdahl_fit<>& f, double floor) { return largest_gpus(f, floor); });
+
+    // What a fit returned, read back: every function on a fit accepts any fit's answer, whose λ
+    // can lie 2^40 outside the measured range (issue 14 review, M4). The fit is the setup; a
+    // call the fit rejects is skipped. The review's two cases are pinned.
+    add(r, "predicted_throughput [fit_usl answer]", "predicted_throughput",
+        "gpucalc::predicted_throughput(gpucalc::fit_usl({0}), {1})",
+        [](generator& g) {
+            return std::tuple{draw::wide_measurements(g),
+                              g.pinned >= 0 ? std::int64_t{1} : g.count(64)};
+        },
+        [](const carray<scaling_measurement<>, 4>& m, std::int64_t n) {
+            return predicted_throughput(setup([&] { return fit_usl(m.v); }), n);
+        },
+        2)
+        .pins_answered = true;
+    add(r, "predicted_throughput [fit_amdahl answer]", "predicted_throughput",
+        "gpucalc::predicted_throughput(gpucalc::fit_amdahl({0}), {1})",
+        [](generator& g) {
+            return std::tuple{draw::wide_measurements(g),
+                              g.pinned >= 0 ? std::int64_t{1} : g.count(64)};
+        },
+        [](const carray<scaling_measurement<>, 4>& m, std::int64_t n) {
+            return predicted_throughput(setup([&] { return fit_amdahl(m.v); }), n);
+        },
+        2)
+        .pins_answered = true;
+    add(r, "predicted_efficiency [fit_usl answer]", "predicted_efficiency",
+        "gpucalc::predicted_efficiency(gpucalc::fit_usl({0}), {1})",
+        [](generator& g) {
+            return std::tuple{draw::wide_measurements(g),
+                              g.pinned >= 0 ? std::int64_t{64} : g.count(64)};
+        },
+        [](const carray<scaling_measurement<>, 4>& m, std::int64_t n) {
+            return predicted_efficiency(setup([&] { return fit_usl(m.v); }), n);
+        },
+        2)
+        .pins_answered = true;
+    add(r, "largest_gpus [fit_usl answer]", "largest_gpus",
+        "gpucalc::largest_gpus(gpucalc::fit_usl({0}), {1})",
+        [](generator& g) {
+            return std::tuple{draw::wide_measurements(g),
+                              g.pinned >= 0 ? good_scaling_efficiency : g.fraction(0.75)};
+        },
+        [](const carray<scaling_measurement<>, 4>& m, double floor) {
+            return largest_gpus(setup([&] { return fit_usl(m.v); }), floor);
+        },
+        2)
+        .pins_answered = true;
 }
 
 }  // namespace fuzz
