@@ -35,4 +35,8 @@ constexpr usl_fit<> fitted{1000.0, measured, 1.0, 0.0, 4};
 static_assert(approx_equal(predicted_throughput(fitted, 8), 8000.0 / 1.462), "predicted X(8)");
 static_assert(approx_equal(predicted_efficiency(fitted, 8), 1.0 / 1.462), "predicted E(8)");
 static_assert(largest_gpus(fitted).gpus == 6, "the fit's limit");
+// A fitted λ beyond the 1e30 a law takes (points falling as 1/N from N = 100 at 1e30 fit
+// σ = κ = 1 and λ = 1e32) is still a constant-expression answer: 1e32 × 100 / 10^4.
+constexpr usl_fit<> falling{1e32, {1.0, 1.0}, 1.0, 0.0, 3};
+static_assert(approx_equal(predicted_throughput(falling, 100), 1e30), "a fitted λ of 1e32");
 }  // namespace
