@@ -53,8 +53,18 @@ int main() {
     // with the 7 other groups there: one NIC's worth each.
     const auto pod = gpucalc::check(
         {.node = {.gpu = cat::h100_sxm}, .nodes = 128, .inter_node = cat::infiniband_ndr});
-    const auto dp = gpucalc::collective_time(
-        {.op = gpucalc::collective::all_reduce, .bytes = 1.0_GiB, .ranks = 128}, pod, 1);
+    const gpucalc::collective_spec gradients{
+        .op = gpucalc::collective::all_reduce, .bytes = 1.0_GiB, .ranks = 128};
+    const auto dp = gpucalc::collective_time(gradients, pod, {.ranks_per_node = 1});
     std::cout << "DP of 128 (1 rank/node): " << dp.time << ", " << dp.inter_node_bandwidth
               << " of network each\n";
+
+    // An uneven group: 12 ranks fill one node and put 4 on the next, whose NICs it shares with
+    // the 4 GPUs' other work there; NVLink carries 7/8 of the ring's volume, the NICs all of it.
+    const auto twelve = gpucalc::collective_time(
+        {.op = gpucalc::collective::all_reduce, .bytes = 1.0_GiB, .ranks = 12}, pod);
+    std::cout << "12 ranks (" << twelve.ranks_per_node << " + " << twelve.ranks_on_emptiest_node
+              << "): " << twelve.time << ", NVLink term " << twelve.intra_node_term
+              << ", network term " << twelve.inter_node_term << " at "
+              << twelve.inter_node_bandwidth << "\n";
 }

@@ -3,6 +3,7 @@
 // Universal Scalability Law) with their fit to a user's measurements
 #pragma once
 
+#include "scaling/cluster_collectives.hpp"
 #include "scaling/collectives.hpp"
 #include "scaling/fit.hpp"
 #include "scaling/laws.hpp"

@@ -1,11 +1,11 @@
 // entries_collectives.cpp: the fuzz table's entries for scaling/collectives.hpp and
-// scaling/placement.hpp: the bus-bandwidth conversions, a collective on one link, and a group
-// placed on a cluster (checked and validating).
+// scaling/placement.hpp and scaling/cluster_collectives.hpp: the bus-bandwidth conversions, a
+// collective on one link, and a group placed on a cluster (checked and validating).
 //
 // The printing (repr.hpp) and checking (inspect.hpp) of the module's types live here, found by
 // argument-dependent lookup through fuzz's own argument types (the inspector, the visitors),
 // so this module touches no shared harness file; they may move into repr.hpp and inspect.hpp.
-#include <gpucalc/scaling/placement.hpp>
+#include <gpucalc/scaling/cluster_collectives.hpp>
 
 #include "entry_points.hpp"
 #include "inputs.hpp"
@@ -37,6 +37,16 @@ template <>
 inline const char* type_name<gpucalc::collective_spec>() {
     return "gpucalc::collective_spec";
 }
+template <class F>
+void fields(const gpucalc::group_placement& a, const gpucalc::group_placement& b, F&& f) {
+    f("ranks_per_node", a.ranks_per_node, b.ranks_per_node);
+    f("groups_per_node", a.groups_per_node, b.groups_per_node);
+    f("tree_bandwidth_derate", a.tree_bandwidth_derate, b.tree_bandwidth_derate);
+}
+template <>
+inline const char* type_name<gpucalc::group_placement>() {
+    return "gpucalc::group_placement";
+}
 
 // --- checking: what each result promises -----------------------------------------------------
 inline void inspect_collective(inspector& i, const gpucalc::collective_time_estimate& e) {
@@ -61,10 +71,23 @@ inline void inspect(inspector& i, const gpucalc::placed_collective_estimate& e) 
     inspect_collective(i, e);
     i.count("nodes", e.nodes);
     i.count("ranks_per_node", e.ranks_per_node);
+    i.count("ranks_on_emptiest_node", e.ranks_on_emptiest_node);
+    i.amount("intra_node_term", e.intra_node_term);
+    i.amount("inter_node_term", e.inter_node_term);
     i.enumeration("binding", e.binding, 2);
     i.amount("inter_node_bandwidth", e.inter_node_bandwidth);
     i.invariant("nodes >= 1 and ranks_per_node >= 1", e.nodes >= 1 && e.ranks_per_node >= 1,
                 std::to_string(e.nodes) + " x " + std::to_string(e.ranks_per_node));
+    i.invariant("1 <= ranks_on_emptiest_node <= ranks_per_node",
+                e.ranks_on_emptiest_node >= 1 && e.ranks_on_emptiest_node <= e.ranks_per_node,
+                std::to_string(e.ranks_on_emptiest_node));
+    i.invariant("time >= intra_node_term and time >= inter_node_term",
+                e.time >= e.intra_node_term && e.time >= e.inter_node_term,
+                number_text(e.time.value()));
+    i.invariant("within one node: no inter_node_term, intra_node binds",
+                e.nodes > 1 || (e.inter_node_term.value() == 0.0 &&
+                                e.binding == gpucalc::link_level::intra_node),
+                number_text(e.inter_node_term.value()));
     i.invariant("nodes == 1 iff inter_node_bandwidth == 0",
                 (e.nodes == 1) == (e.inter_node_bandwidth.value() == 0.0),
                 number_text(e.inter_node_bandwidth.value()));
@@ -126,23 +149,23 @@ void register_collectives(registry& r) {
         [](generator& g) { return std::tuple{draw::collective(g), draw::link(g)}; },
         [](const collective_spec& s, const link_spec& l) { return collective_time(s, l); });
 
-    // scaling/placement.hpp
+    // scaling/placement.hpp, scaling/cluster_collectives.hpp
     add_scaling_enum_to_string<link_level>(r, "to_string(link_level)", 2);
     add(r, "collective_time [checked_cluster]", "collective_time",
         "gpucalc::collective_time({0}, gpucalc::check({1}), {2})",
         [](generator& g) {
-            return std::tuple{draw::collective(g), draw::cluster(g), draw::ranks_per_node(g)};
+            return std::tuple{draw::collective(g), draw::cluster(g), draw::placement(g)};
         },
-        [](const collective_spec& s, const cluster& c, std::int64_t g) {
-            return collective_time(s, checked(c), g);
+        [](const collective_spec& s, const cluster& c, const group_placement& p) {
+            return collective_time(s, checked(c), p);
         });
     add(r, "collective_time [cluster]", "collective_time",
         "gpucalc::collective_time({0}, {1}, {2})",
         [](generator& g) {
-            return std::tuple{draw::collective(g), draw::cluster(g), draw::ranks_per_node(g)};
+            return std::tuple{draw::collective(g), draw::cluster(g), draw::placement(g)};
         },
-        [](const collective_spec& s, const cluster& c, std::int64_t g) {
-            return collective_time(s, c, g);
+        [](const collective_spec& s, const cluster& c, const group_placement& p) {
+            return collective_time(s, c, p);
         });
 }
 

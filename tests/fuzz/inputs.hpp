@@ -576,10 +576,16 @@ inline gpucalc::collective_spec collective(generator& g) {
     return s;
 }
 
-/// ranks_per_node: 0 (contiguous) most often, a strided 1 or 2, or hostile.
-inline std::int64_t ranks_per_node(generator& g) {
-    static constexpr std::int64_t values[] = {0, 0, 0, 1, 2};
-    return g.keep(g.one_of(values));
+/// A group_placement: contiguous most often, a strided 1 or 2 ranks a node, the NICs shared
+/// by every GPU (0) or by 1 or 2 groups, NCCL's tree derate or another fraction; or hostile.
+inline gpucalc::group_placement placement(generator& g) {
+    static constexpr std::int64_t ranks[] = {0, 0, 0, 1, 2};
+    static constexpr std::int64_t groups[] = {0, 0, 0, 1, 2};
+    gpucalc::group_placement p{};
+    p.ranks_per_node = g.keep(g.one_of(ranks));
+    p.groups_per_node = g.keep(g.one_of(groups));
+    p.tree_bandwidth_derate = g.fraction(0.92);
+    return p;
 }
 
 }  // namespace draw

@@ -3,7 +3,7 @@
 // at compile time.
 #include <gpucalc/catalog/gpus.hpp>
 #include <gpucalc/catalog/links.hpp>
-#include <gpucalc/scaling/placement.hpp>
+#include <gpucalc/scaling/cluster_collectives.hpp>
 
 namespace {
 using namespace gpucalc;
@@ -45,8 +45,8 @@ static_assert(collective_time({collective::all_reduce, 1.0_GB, 8}, test_link).al
 static_assert(collective_time({collective::all_reduce, 1.0_GB, 1}, test_link).time == 0.0_s,
               "one rank");
 
-// The catalog's NVLink 4: 8 x H100 ring busbw within the 365-370 GB/s users measure
-// (NVIDIA/nccl#1455).
+// The catalog's NVLink 4: 8 x H100 ring busbw within the 365-370 GB/s a user measured
+// (NVIDIA/nccl#1455; the efficiency itself came from NVIDIA/nccl-tests#212).
 constexpr collective_time_estimate h100 = collective_time(
     {collective::all_reduce, 4.0_GiB, 8, collective_algorithm::ring}, cat::nvlink4);
 static_assert(h100.bus_bandwidth > 365.0_GB_per_s && h100.bus_bandwidth < 370.0_GB_per_s,
@@ -63,17 +63,38 @@ constexpr checked_cluster dgx_a100_pair = [] {
 constexpr placed_collective_estimate placed = collective_time(
     {collective::all_reduce, 8.0_GB, 16, collective_algorithm::ring}, dgx_a100_pair);
 static_assert(placed.nodes == 2 && placed.ranks_per_node == 8, "contiguous: two full nodes");
+static_assert(placed.ranks_on_emptiest_node == 8, "an even group");
 static_assert(placed.binding == link_level::inter_node, "8 HDR NICs bind, not NVLink 3");
-static_assert(approx_equal(placed.inter_node_bandwidth, 8.0 * 0.96 * 25.0_GB_per_s),
-              "the group has all 8 NICs");
-// Closed form: 30 steps at α = 5 us, 2·15/16 · 8 GB over 192 GB/s.
-static_assert(approx_equal(placed.time, 30.0 * 5.0_us + 1.875 * 8.0_GB / 192.0_GB_per_s),
+// The NICs' 8 x 0.96 x 25 GB/s, capped by 8 A100s' PCIe Gen4 at 0.76 x 31.5 GB/s each.
+constexpr bandwidth a100_nics = 8.0 * 0.76 * 31.5_GB_per_s;
+static_assert(approx_equal(placed.inter_node_bandwidth, a100_nics), "PCIe under the NICs");
+// Closed form: 2(k - 1) = 2 of 30 steps at α_inter = 5 us, 28 at NVLink 3's 3 us (NCCL's
+// tuning.cc); 2·15/16 · 8 GB over the NICs, 7/8 of it over NVLink 3.
+static_assert(approx_equal(placed.time, 28.0 * 3.0_us + 2.0 * 5.0_us +
+                                            1.875 * 8.0_GB / a100_nics),
               "ring across nodes");
+static_assert(approx_equal(placed.intra_node_term,
+                           0.875 * 1.875 * 8.0_GB / (0.77 * 300.0_GB_per_s)),
+              "7/8 of the ring's volume on NVLink 3");
 
 // One rank per node (a data-parallel group of TP = 8 replicas) gets one NIC.
 constexpr placed_collective_estimate strided = collective_time(
-    {collective::all_reduce, 8.0_GB, 2, collective_algorithm::ring}, dgx_a100_pair, 1);
-static_assert(approx_equal(strided.inter_node_bandwidth, 0.96 * 25.0_GB_per_s), "one NIC");
+    {collective::all_reduce, 8.0_GB, 2, collective_algorithm::ring}, dgx_a100_pair, {1});
+static_assert(approx_equal(strided.inter_node_bandwidth, 0.76 * 31.5_GB_per_s),
+              "one NIC, behind one GPU's PCIe");
+
+// An uneven group, 12 ranks: the second node's 4 GPUs get half the NICs.
+constexpr placed_collective_estimate uneven = collective_time(
+    {collective::all_reduce, 8.0_GB, 12, collective_algorithm::ring}, dgx_a100_pair);
+static_assert(uneven.ranks_per_node == 8 && uneven.ranks_on_emptiest_node == 4, "8 + 4");
+static_assert(approx_equal(uneven.inter_node_bandwidth, 0.5 * a100_nics), "half the NICs");
+
+// NCCL's tree inside one node: a chain, 2(g - 1) steps, its bus bandwidth derated by 0.92.
+constexpr placed_collective_estimate chain = collective_time(
+    {collective::all_reduce, 8.0_GB, 8, collective_algorithm::tree}, dgx_a100_pair);
+static_assert(approx_equal(chain.latency_term, 14.0 * 3.0_us), "a chain of 8");
+static_assert(approx_equal(chain.bandwidth_term, 2.0 * 8.0_GB / (0.92 * 0.77 * 300.0_GB_per_s)),
+              "2S / (0.92 B)");
 
 static_assert(to_string(collective::reduce_scatter) == "reduce_scatter", "names");
 static_assert(to_string(collective_algorithm::fastest) == "fastest", "names");

@@ -1,12 +1,12 @@
 // hostile_scaling_test.cpp: bad input to the collectives is invalid_input naming the function
 // the caller called, the member path the caller wrote, the value and the rule: zero ranks, a
 // negative size, a zero-bandwidth link a collective would use, a group larger than its
-// cluster, an enum value outside its enumerators, and the ranks_per_node rules. Input inside
-// the stated ranges gets a finite answer, at the edges too.
+// cluster or its link's span, an enum value outside its enumerators, and the group_placement
+// rules. Input inside the stated ranges gets a finite answer, at the edges too.
 #include <gpucalc/catalog/gpus.hpp>
 #include <gpucalc/catalog/links.hpp>
 #include <gpucalc/format.hpp>
-#include <gpucalc/scaling/placement.hpp>
+#include <gpucalc/scaling/cluster_collectives.hpp>
 #include <gpucalc/testing.hpp>
 
 #include <doctest/doctest.h>
@@ -69,6 +69,14 @@ TEST_CASE("collective_time on a link: each broken rule named") {
     CHECK_THROWS_WITH_AS(collective_time({collective::all_reduce, 1.0_GB, 8}, over),
                          "collective_time: link.collective_efficiency = 1.2 must be in (0, 1]",
                          invalid_input);
+    // More ranks than the link joins: NVLink 4 spans the 8 GPUs of an HGX board.
+    CHECK_THROWS_WITH_AS(collective_time({collective::all_reduce, 1.0_GB, 16}, nvlink),
+                         "collective_time: spec.ranks = 16 must not exceed link.span = 8 (the "
+                         "GPUs the link joins into one domain)",
+                         invalid_input);
+    CHECK(collective_time({collective::all_reduce, 1.0_GB, 8}, nvlink).time > 0.0_s);
+    CHECK(collective_time({collective::all_reduce, 1.0_GB, 16}, cat::infiniband_ndr).time >
+          0.0_s);  // span 0: not a GPU domain, any count
 }
 
 TEST_CASE("collective_time: enums outside their enumerators, and algorithms an op lacks") {
@@ -130,22 +138,58 @@ TEST_CASE("collective_time on a cluster: the group and its placement") {
                          invalid_input);
     CHECK_THROWS_WITH_AS(collective_time({collective::all_reduce, 1.0_GB, 0}, c),
                          "collective_time: spec.ranks = 0 must be >= 1", invalid_input);
-    CHECK_THROWS_WITH_AS(collective_time({collective::all_reduce, 1.0_GB, 16}, c, 9),
-                         "collective_time: ranks_per_node = 9 must be 0 (contiguous) or in [1, "
-                         "node.gpus_per_node = 8]",
+    CHECK_THROWS_WITH_AS(collective_time({collective::all_reduce, 1.0_GB, 16}, c, {9}),
+                         "collective_time: placement.ranks_per_node = 9 must be 0 (contiguous) "
+                         "or in [1, node.gpus_per_node = 8]",
                          invalid_input);
-    CHECK_THROWS_WITH_AS(collective_time({collective::all_reduce, 1.0_GB, 16}, c, -1),
-                         "collective_time: ranks_per_node = -1 must be 0 (contiguous) or in [1, "
-                         "node.gpus_per_node = 8]",
+    CHECK_THROWS_WITH_AS(collective_time({collective::all_reduce, 1.0_GB, 16}, c, {-1}),
+                         "collective_time: placement.ranks_per_node = -1 must be 0 (contiguous) "
+                         "or in [1, node.gpus_per_node = 8]",
                          invalid_input);
-    CHECK_THROWS_WITH_AS(collective_time({collective::all_reduce, 1.0_GB, 12}, c, 8),
-                         "collective_time: spec.ranks = 12 must be a multiple of ranks_per_node "
-                         "= 8 (the same ranks on each node)",
+    CHECK_THROWS_WITH_AS(collective_time({collective::all_reduce, 1.0_GB, 12}, c, {8}),
+                         "collective_time: spec.ranks = 12 must be a multiple of "
+                         "placement.ranks_per_node = 8 (the same ranks on each node)",
                          invalid_input);
-    CHECK_THROWS_WITH_AS(collective_time({collective::all_reduce, 1.0_GB, 4}, c, 1),
-                         "collective_time: ranks_per_node = 1 places spec.ranks on more nodes "
-                         "than the cluster's nodes = 2 (spec.ranks / ranks_per_node)",
+    CHECK_THROWS_WITH_AS(collective_time({collective::all_reduce, 1.0_GB, 4}, c, {1}),
+                         "collective_time: placement.ranks_per_node = 1 places spec.ranks on "
+                         "more nodes than the cluster's nodes = 2 (spec.ranks / "
+                         "placement.ranks_per_node)",
                          invalid_input);
+    // groups_per_node: groups on a node use distinct GPUs, so at most 8 / 2 groups of 2 ranks.
+    CHECK_THROWS_WITH_AS(collective_time({collective::all_reduce, 1.0_GB, 4}, c, {2, 5}),
+                         "collective_time: placement.groups_per_node = 5 must be 0 (every GPU "
+                         "busy) or in [1, node.gpus_per_node / the group's ranks on its fullest "
+                         "node = 4] (groups on a node use distinct GPUs)",
+                         invalid_input);
+    CHECK_THROWS_WITH_AS(collective_time({collective::all_reduce, 1.0_GB, 12}, c, {0, 2}),
+                         "collective_time: placement.groups_per_node = 2 must be 0 (every GPU "
+                         "busy) or in [1, node.gpus_per_node / the group's ranks on its fullest "
+                         "node = 1] (groups on a node use distinct GPUs)",
+                         invalid_input);
+    CHECK_THROWS_WITH_AS(collective_time({collective::all_reduce, 1.0_GB, 16}, c, {0, -1}),
+                         "collective_time: placement.groups_per_node = -1 must be 0 (every GPU "
+                         "busy) or in [1, node.gpus_per_node / the group's ranks on its fullest "
+                         "node = 1] (groups on a node use distinct GPUs)",
+                         invalid_input);
+    CHECK_THROWS_WITH_AS(
+        collective_time({collective::all_reduce, 1.0_GB, 16}, c, {0, std::int64_t{1} << 62}),
+        "collective_time: placement.groups_per_node = 4.61168601842739e+18 must be 0 (every GPU "
+        "busy) or in [1, node.gpus_per_node / the group's ranks on its fullest node = 1] "
+        "(groups on a node use distinct GPUs)",
+        invalid_input);
+    CHECK(collective_time({collective::all_reduce, 1.0_GB, 4}, c, {2, 4}).time > 0.0_s);
+    // tree_bandwidth_derate: a fraction of the bus bandwidth, in (0, 1].
+    CHECK_THROWS_WITH_AS(collective_time({collective::all_reduce, 1.0_GB, 16}, c, {0, 0, 0.0}),
+                         "collective_time: placement.tree_bandwidth_derate = 0 must be in (0, 1]",
+                         invalid_input);
+    CHECK_THROWS_WITH_AS(collective_time({collective::all_reduce, 1.0_GB, 16}, c, {0, 0, 1.5}),
+                         "collective_time: placement.tree_bandwidth_derate = 1.5 must be in "
+                         "(0, 1]",
+                         invalid_input);
+    CHECK_THROWS_WITH_AS(
+        collective_time({collective::all_reduce, 1.0_GB, 16}, c, {0, 0, std::nan("")}),
+        "collective_time: placement.tree_bandwidth_derate = nan must be in (0, 1]",
+        invalid_input);
     // The validating overload checks the cluster under the function's name.
     cluster bad = two_hgx_nodes();
     bad.inter_node = link_spec{};
@@ -193,6 +237,17 @@ TEST_CASE("the edges of the ranges get finite answers") {
     CHECK(std::isfinite(e.time.value()));
     CHECK(e.nodes == (std::int64_t{1} << 28));
     // One rank per node would need 2^40 nodes.
-    CHECK_THROWS_AS(collective_time({collective::all_to_all, 1.0_GB, two_to_40}, c, 1),
+    CHECK_THROWS_AS(collective_time({collective::all_to_all, 1.0_GB, two_to_40}, c, {1}),
                     invalid_input);
+    // The slowest host link caps every NIC share; the smallest derate slows the tree.
+    huge.node.gpu.host = link_spec{"slow", make<bytes_per_second>(1e-30), 0.0_s, 0, 1e-30};
+    group_placement lone{};
+    lone.groups_per_node = 1;
+    lone.tree_bandwidth_derate = 1e-30;
+    for (algo a : {algo::ring, algo::tree, algo::halving_doubling, algo::fastest}) {
+        const placed_collective_estimate slow_nics =
+            collective_time({collective::all_reduce, make<bytes>(1e30), two_to_40, a}, huge, lone);
+        CHECK(std::isfinite(slow_nics.time.value()));
+        CHECK(std::isfinite(slow_nics.bus_bandwidth.value()));
+    }
 }

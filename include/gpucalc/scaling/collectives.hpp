@@ -342,8 +342,11 @@ GPUCALC_DETAIL_INLINE constexpr collective_time_estimate flat_collective_time(
 ///   halving_doubling (scatter + all-gather) (⌈log2 n⌉ + n − 1)α + 2(n − 1)/n · S/B.
 /// - all_to_all: direct (pairwise exchange) (n − 1)α + (n − 1)/n · S/B.
 /// - point_to_point: direct α + S/B.
-/// One rank takes no time. Ranges: the spec as collective_spec states; the link as link_spec
-/// states (named "link."), with per_direction > 0 whenever ranks > 1.
+/// One rank takes no time. These are the textbook algorithms among n endpoints of one link; the
+/// cluster overload (scaling/cluster_collectives.hpp) follows NCCL's structure instead, whose
+/// tree inside a node is a chain. Ranges: the spec as collective_spec states, spec.ranks at most
+/// link.span when the span is set (> 0); the link as link_spec states (named "link."), with
+/// per_direction > 0 whenever ranks > 1.
 constexpr collective_time_estimate collective_time(const collective_spec& spec,
                                                    const link_spec& link) {
     constexpr const char* function = "collective_time";
@@ -354,6 +357,11 @@ constexpr collective_time_estimate collective_time(const collective_spec& spec,
                               "must be > 0 when spec.ranks = ",
                               static_cast<double>(spec.ranks),
                               " (the collective moves its data over the link)");
+    }
+    if (link.span > 0 && spec.ranks > link.span) {
+        detail::throw_invalid(function, "spec.ranks", static_cast<double>(spec.ranks), "",
+                              "must not exceed link.span = ", static_cast<double>(link.span),
+                              " (the GPUs the link joins into one domain)");
     }
     return detail::flat_collective_time(spec, link.latency,
                                         link.collective_efficiency * link.per_direction);
