@@ -91,7 +91,7 @@ GPUCALC_DETAIL_INLINE inline void require_positive(const char* function, const c
 template <class Quantity>
 GPUCALC_DETAIL_INLINE inline void require_non_negative(const char* function, const char* field, double value) {
     if (!((value >= gpucalc::detail::smallest_input && value <= gpucalc::detail::input_range<Quantity>::largest) ||
-          std::fpclassify(value) == FP_ZERO)) {
+          gpucalc::detail::exactly_equal(value, 0.0))) {
         gpucalc::detail::throw_out_of_range(function, field, Quantity::from_value(value), true);
     }
 }
