@@ -104,15 +104,13 @@ GPUCALC_DETAIL_INLINE inline raw_inference_memory raw_inference_of(const gpucalc
     return raw_inference_of(gpucalc::check(m, function), setup, overhead, function);
 }
 
-/// max_batch_for_inference(), transliterated: the model, the setup, the capacity and the
-/// headroom checked once, then the same search (largest_that_fits) over unchecked raw probes in
-/// bytes, with fits()' rule: required <= (1 - headroom) x capacity.
-[[gnu::flatten, gnu::noinline]] std::int64_t raw_max_batch(const gpucalc::transformer& m,
-                                                           gpucalc::serving_setup setup,
-                                                           double capacity, double headroom,
-                                                           std::int64_t limit) {
-    constexpr const char* function = "max_batch_for_inference";
-    const gpucalc::checked_model cm = gpucalc::check(m, function);
+/// memory/fit.hpp's detail::largest_serving_count() for the batch, transliterated: the limit,
+/// the capacity and the headroom checked, the setup checked at a batch of 1, then the same
+/// search (largest_that_fits) over unchecked raw probes in bytes, with fits()' rule:
+/// required <= (1 - headroom) x capacity.
+inline std::int64_t raw_largest_batch(const char* function, const gpucalc::checked_model& cm,
+                                      gpucalc::serving_setup setup, double capacity, double headroom,
+                                      std::int64_t limit) {
     const raw_overhead overhead = raw_of(setup.overhead);
     detail::require_count(function, "limit", limit);
     twin::require_positive<gpucalc::data_size>(function, "gpu.memory", capacity);
@@ -126,13 +124,28 @@ GPUCALC_DETAIL_INLINE inline raw_inference_memory raw_inference_of(const gpucalc
         function, limit,
         [&](std::int64_t b) {
             setup.batch = b;
-            return detail::tokens_by_vocab(m, setup) < detail::largest_exact_count;
+            return detail::tokens_by_vocab(cm, setup) < detail::largest_exact_count;
         },
         [&](std::int64_t b) {
             setup.batch = b;
             const double required = raw_inference_unchecked(cm, setup, overhead).total;
             return (1.0 - headroom) * capacity - required >= 0.0;
         });
+}
+
+/// max_batch_for_inference() on a checked model, transliterated.
+GPUCALC_DETAIL_HOT inline std::int64_t raw_max_batch_checked(const gpucalc::checked_model& cm,
+                                                             const gpucalc::serving_setup& setup,
+                                                             double capacity, double headroom,
+                                                             std::int64_t limit) {
+    return raw_largest_batch("max_batch_for_inference", cm, setup, capacity, headroom, limit);
+}
+
+/// max_batch_for_inference() on a transformer, transliterated: check the model once, then search.
+[[gnu::noinline]] std::int64_t raw_max_batch(const gpucalc::transformer& m, const gpucalc::serving_setup& setup,
+                                             double capacity, double headroom, std::int64_t limit) {
+    return raw_max_batch_checked(gpucalc::check(m, "max_batch_for_inference"), setup, capacity, headroom,
+                                 limit);
 }
 
 /// memory/training.hpp's model_states, in bytes, and detail::shard_model_states() transliterated.
