@@ -110,10 +110,14 @@ struct raw_breakeven {
     twin::require_positive<gpucalc::gpu_price>(function, "cloud", cloud);
     detail::require_utilization(function, "utilization", utilization);
     const raw_ownership_cost full = raw_owning_cost(o, 1.0, function);
+    const double gpus = o.gpus;
+    const double service_life = o.service_life;
+    const double r = o.cost_of_capital;
+    const double upfront = raw_upfront_cost(o);
     const double fixed = full.capital + full.operations + full.idle_power;
-    const double cloud_full = cloud * o.gpus;
+    const double cloud_full = cloud * gpus;
     raw_breakeven b{};
-    b.owned_at_full = (fixed + full.active_power) / o.gpus;
+    b.owned_at_full = (fixed + full.active_power) / gpus;
     const double margin = cloud_full - full.active_power;
     if (margin > 0.0) {
         b.utilization = fixed / margin;
@@ -122,14 +126,12 @@ struct raw_breakeven {
     }
     const double running = full.operations + full.idle_power + utilization * full.active_power;
     const double saving = utilization * cloud_full - running;
-    const double upfront = raw_upfront_cost(o);
     if (saving > 0.0) {
-        const double r = o.cost_of_capital;
         if (r >= detail::tiny_rate) {
             const double x = upfront * r / (saving * seconds_per_year);
             if (x < 1.0) {
                 b.payback = seconds_per_year * (-std::log1p(-x) / std::log1p(r));
-                b.pays_back = b.payback <= o.service_life;
+                b.pays_back = b.payback <= service_life;
             }
         } else if (r > 0.0) {
             const double cash_years = upfront / (saving * seconds_per_year);
@@ -137,11 +139,11 @@ struct raw_breakeven {
             if (x < 1.0) {
                 b.payback = seconds_per_year * (cash_years * detail::minus_log1p_minus_over(x) /
                                                 (1.0 - r / 2.0));
-                b.pays_back = b.payback <= o.service_life;
+                b.pays_back = b.payback <= service_life;
             }
         } else {
             b.payback = upfront / saving;
-            b.pays_back = b.payback <= o.service_life;
+            b.pays_back = b.payback <= service_life;
         }
     }
     return b;

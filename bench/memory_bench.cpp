@@ -35,8 +35,9 @@ raw_overhead raw_of(const gpucalc::runtime_overhead& o) {
 
 /// workload.hpp's detail::check(runtime_overhead), transliterated.
 inline void raw_check(const raw_overhead& o, const char* function) {
-    detail::require_non_negative(function, "overhead.cuda_context", o.cuda_context, "B");
-    detail::require_non_negative(function, "overhead.communication_buffers", o.communication_buffers, "B");
+    twin::require_non_negative<gpucalc::data_size>(function, "overhead.cuda_context", o.cuda_context);
+    twin::require_non_negative<gpucalc::data_size>(function, "overhead.communication_buffers",
+                                                   o.communication_buffers);
     if (!(o.fragmentation >= 0.0 && o.fragmentation < 1.0)) {
         detail::throw_invalid(function, "overhead.fragmentation", o.fragmentation, "", "must be in [0, 1)");
     }
@@ -66,7 +67,7 @@ GPUCALC_DETAIL_INLINE inline raw_inference_memory raw_inference_unchecked(const 
     const detail::stage_weights w = detail::weights_on_worst_stage(cm, tp, pp, 1);
     r.weights = twin::storage(w.linear, setup.weights) + twin::storage(w.embedding_class, setup.embeddings);
 
-    std::int64_t cached = gpucalc::attended_tokens(m, setup.context);
+    std::int64_t cached = detail::attended_unchecked(m, setup.context);
     if (setup.kv_block_tokens > 0) cached = detail::ceil_div(cached, setup.kv_block_tokens) * setup.kv_block_tokens;
     r.cached_tokens_per_sequence = cached;
     r.kv_cache_per_token = twin::storage(detail::kv_elements_per_token(cm, tp, w.layers), setup.kv_cache);
@@ -85,29 +86,34 @@ GPUCALC_DETAIL_INLINE inline raw_inference_memory raw_inference_unchecked(const 
     return r;
 }
 
-/// inference_memory_per_gpu(), transliterated: check the model, then evaluate.
-[[gnu::flatten, gnu::noinline]] raw_inference_memory raw_inference(const gpucalc::transformer& m,
+/// detail::inference_memory_of(), transliterated: check the setup and its overhead, then evaluate.
+GPUCALC_DETAIL_INLINE inline raw_inference_memory raw_inference_of(const gpucalc::checked_model& cm,
                                                                    const gpucalc::serving_setup& setup,
-                                                                   const raw_overhead& overhead) {
-    constexpr const char* function = "inference_memory_per_gpu";
-    const gpucalc::checked_model cm = gpucalc::check(m, function);
+                                                                   const raw_overhead& overhead,
+                                                                   const char* function) {
     detail::check(cm, setup, function);
     raw_check(overhead, function);
     return raw_inference_unchecked(cm, setup, overhead);
 }
 
-/// max_batch_for_inference(), transliterated: the model, the setup, the capacity and the
-/// headroom checked once, then the same search (largest_that_fits) over unchecked raw probes in
-/// bytes, with fits()' rule: required <= (1 - headroom) x capacity.
-[[gnu::flatten, gnu::noinline]] std::int64_t raw_max_batch(const gpucalc::transformer& m,
-                                                           gpucalc::serving_setup setup,
-                                                           double capacity, double headroom,
-                                                           std::int64_t limit) {
-    constexpr const char* function = "max_batch_for_inference";
-    const gpucalc::checked_model cm = gpucalc::check(m, function);
+/// inference_memory_per_gpu(), transliterated: check the model, then evaluate.
+[[gnu::flatten, gnu::noinline]] raw_inference_memory raw_inference(const gpucalc::transformer& m,
+                                                                   const gpucalc::serving_setup& setup,
+                                                                   const raw_overhead& overhead) {
+    constexpr const char* function = "inference_memory_per_gpu";
+    return raw_inference_of(gpucalc::check(m, function), setup, overhead, function);
+}
+
+/// memory/fit.hpp's detail::largest_serving_count() for the batch, transliterated: the limit,
+/// the capacity and the headroom checked, the setup checked at a batch of 1, then the same
+/// search (largest_that_fits) over unchecked raw probes in bytes, with fits()' rule:
+/// required <= (1 - headroom) x capacity.
+inline std::int64_t raw_largest_batch(const char* function, const gpucalc::checked_model& cm,
+                                      gpucalc::serving_setup setup, double capacity, double headroom,
+                                      std::int64_t limit) {
     const raw_overhead overhead = raw_of(setup.overhead);
     detail::require_count(function, "limit", limit);
-    detail::require_positive(function, "gpu.memory", capacity, "B");
+    twin::require_positive<gpucalc::data_size>(function, "gpu.memory", capacity);
     if (!(headroom >= 0.0 && headroom < 1.0)) {
         detail::throw_invalid(function, "headroom", headroom, "", "must be in [0, 1)");
     }
@@ -118,13 +124,28 @@ GPUCALC_DETAIL_INLINE inline raw_inference_memory raw_inference_unchecked(const 
         function, limit,
         [&](std::int64_t b) {
             setup.batch = b;
-            return detail::tokens_by_vocab(m, setup) < detail::largest_exact_count;
+            return detail::tokens_by_vocab(cm, setup) < detail::largest_exact_count;
         },
         [&](std::int64_t b) {
             setup.batch = b;
             const double required = raw_inference_unchecked(cm, setup, overhead).total;
             return (1.0 - headroom) * capacity - required >= 0.0;
         });
+}
+
+/// max_batch_for_inference() on a checked model, transliterated.
+GPUCALC_DETAIL_HOT inline std::int64_t raw_max_batch_checked(const gpucalc::checked_model& cm,
+                                                             const gpucalc::serving_setup& setup,
+                                                             double capacity, double headroom,
+                                                             std::int64_t limit) {
+    return raw_largest_batch("max_batch_for_inference", cm, setup, capacity, headroom, limit);
+}
+
+/// max_batch_for_inference() on a transformer, transliterated: check the model once, then search.
+[[gnu::noinline]] std::int64_t raw_max_batch(const gpucalc::transformer& m, const gpucalc::serving_setup& setup,
+                                             double capacity, double headroom, std::int64_t limit) {
+    return raw_max_batch_checked(gpucalc::check(m, "max_batch_for_inference"), setup, capacity, headroom,
+                                 limit);
 }
 
 /// memory/training.hpp's model_states, in bytes, and detail::shard_model_states() transliterated.
@@ -148,14 +169,12 @@ struct raw_training_memory {
         activations_per_layer;
 };
 
-/// training_memory_per_gpu(), transliterated. `job` and `strategy` supply the counts, layout,
+/// detail::training_memory_of(), transliterated. `job` and `strategy` supply the counts, layout,
 /// formats and flags; the job's overhead is `overhead`, in bytes.
-[[gnu::flatten, gnu::noinline]] raw_training_memory raw_training(const gpucalc::transformer& m,
-                                                                 const gpucalc::training_job& job,
-                                                                 const gpucalc::training_strategy& strategy,
-                                                                 const raw_overhead& overhead) {
-    constexpr const char* function = "training_memory_per_gpu";
-    const gpucalc::checked_model cm = gpucalc::check(m, function);
+GPUCALC_DETAIL_HOT GPUCALC_DETAIL_INLINE inline raw_training_memory raw_training_of(
+    const gpucalc::checked_model& cm, const gpucalc::training_job& job,
+    const gpucalc::training_strategy& strategy, const raw_overhead& overhead, const char* function) {
+    const gpucalc::transformer& m = cm.spec();
     detail::check(cm, job, strategy, function);
     raw_check(overhead, function);
     const gpucalc::parallel_layout& par = strategy.parallel;
@@ -232,6 +251,15 @@ struct raw_training_memory {
     r.overhead = raw_overhead_for(overhead, tensors, parallel);
     r.total = tensors + r.overhead;
     return r;
+}
+
+/// training_memory_per_gpu(), transliterated: check the model, then evaluate.
+[[gnu::flatten, gnu::noinline]] raw_training_memory raw_training(const gpucalc::transformer& m,
+                                                                 const gpucalc::training_job& job,
+                                                                 const gpucalc::training_strategy& strategy,
+                                                                 const raw_overhead& overhead) {
+    constexpr const char* function = "training_memory_per_gpu";
+    return raw_training_of(gpucalc::check(m, function), job, strategy, overhead, function);
 }
 
 // The twins must agree with the library, field by field, before they are timed against it: on a

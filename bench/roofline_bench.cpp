@@ -180,7 +180,7 @@ GPUCALC_DETAIL_INLINE inline double raw_decode_flops(const gpucalc::checked_mode
     const double h = static_cast<double>(m.hidden);
     const double tokens = static_cast<double>(batch) * 1.0;
     const double weights = 2.0 * h * w.q + 2.0 * h * w.kv +
-                           static_cast<double>(gpucalc::active_experts_of(m) * p.expert_weights) * (1.0 / t) +
+                           static_cast<double>(detail::active_experts_unchecked(m) * p.expert_weights) * (1.0 / t) +
                            static_cast<double>(p.router);
     const double pairs = detail::attention_pairs_unchecked(m, 1, context, gpucalc::pair_count::causal);
     const double gemm = 2.0 * tokens * weights;
@@ -207,17 +207,16 @@ GPUCALC_DETAIL_INLINE inline double raw_check_pass(const gpucalc::checked_model&
     return raw_peak_of(gpu, s.compute, function, "compute");
 }
 
-/// decode() and detail::decode_step() (expected experts touched), transliterated.
-[[gnu::flatten, gnu::noinline]] raw_decode raw_decode_step(const gpucalc::transformer& m, const raw_gpu& gpu,
-                                                           const gpucalc::serving_setup& s) {
-    constexpr const char* function = "decode";
-    const gpucalc::checked_model cm = gpucalc::check(m, function);
+/// detail::decode_step() (expected experts touched), transliterated.
+inline raw_decode raw_decode_step(const gpucalc::checked_model& cm, const raw_gpu& gpu,
+                                  const gpucalc::serving_setup& s, const char* function) {
+    const gpucalc::transformer& m = cm.spec();
     const double peak_rate = raw_check_pass(cm, gpu, s, function);
     const std::int64_t tp = s.parallel.tensor;
     const double b = static_cast<double>(s.batch);
     raw_decode d{};
     d.weight_bytes = raw_weight_bytes_read(cm, tp, s.batch, s.weights, s.embeddings, false);
-    const double cached = static_cast<double>(gpucalc::attended_tokens(m, s.context));
+    const double cached = static_cast<double>(detail::attended_unchecked(m, s.context));
     d.kv_bytes = twin::storage_unchecked(
         b * (cached + 1.0) * detail::kv_elements_per_token(cm, tp, static_cast<double>(m.layers)),
         s.kv_cache);
@@ -234,9 +233,15 @@ GPUCALC_DETAIL_INLINE inline double raw_check_pass(const gpucalc::checked_model&
     return d;
 }
 
+/// decode(), transliterated: check the model, then the step.
+[[gnu::flatten, gnu::noinline]] raw_decode raw_decode_of(const gpucalc::transformer& m, const raw_gpu& gpu,
+                                                         const gpucalc::serving_setup& s) {
+    return raw_decode_step(gpucalc::check(m, "decode"), gpu, s, "decode");
+}
+
 void check_decode(const gpucalc::transformer& m, const gpucalc::gpu_spec& gpu, const gpucalc::serving_setup& s) {
     const gpucalc::decode_estimate lib = gpucalc::decode(m, gpu, s);
-    const raw_decode raw = raw_decode_step(m, raw_of(gpu), s);
+    const raw_decode raw = raw_decode_of(m, raw_of(gpu), s);
     twin::expect_same("decode time", lib.time_per_token, raw.time_per_token);
     twin::expect_same("decode tokens/s per stream", lib.stream_rate, raw.stream_rate);
     twin::expect_same("decode aggregate tokens/s", lib.aggregate_rate, raw.aggregate_rate);
@@ -315,7 +320,7 @@ void BM_decode_raw(benchmark::State& state) {
     for (auto _ : state) {
         s.batch = batch[i];
         s.context = context[i];
-        const raw_decode d = raw_decode_step(model, gpu, s);
+        const raw_decode d = raw_decode_of(model, gpu, s);
         benchmark::DoNotOptimize(d.time_per_token);
         i = (i + 1) & input_mask;
     }

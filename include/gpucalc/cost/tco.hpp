@@ -202,10 +202,19 @@ GPUCALC_DETAIL_INLINE inline breakeven rent_vs_buy(const ownership& o, gpu_price
     detail::require_positive(function, "cloud", cloud);
     detail::require_utilization(function, "utilization", utilization);
     const ownership_cost full = detail::owning_cost(o, 1.0, function);
+    // Everything read from `o` is read before the first store to `b`. A breakeven holds
+    // quantities, so it is not trivially copyable and is returned through the caller's pointer,
+    // which GCC 12 cannot rule out pointing into `o`: read after those stores, o.gpus,
+    // o.service_life and the upfront cost were loaded and computed again (rent_vs_buy 190.8
+    // instructions a call against its twin's 184.9).
+    const gpu_count gpus = o.gpus;
+    const duration service_life = o.service_life;
+    const double r = o.cost_of_capital;
+    const money upfront = detail::upfront_cost(o);
     const cost_rate fixed = full.capital + full.operations + full.idle_power;
-    const cost_rate cloud_full = cloud * o.gpus;
+    const cost_rate cloud_full = cloud * gpus;
     breakeven b{};
-    b.owned_at_full = (fixed + full.active_power) / o.gpus;
+    b.owned_at_full = (fixed + full.active_power) / gpus;
     const cost_rate margin = cloud_full - full.active_power;
     if (margin > cost_rate{}) {
         b.utilization = fixed / margin;
@@ -215,14 +224,12 @@ GPUCALC_DETAIL_INLINE inline breakeven rent_vs_buy(const ownership& o, gpu_price
     // At `utilization` only the active power scales; the rest is what `full` already holds.
     const cost_rate running = full.operations + full.idle_power + utilization * full.active_power;
     const cost_rate saving = utilization * cloud_full - running;
-    const money upfront = detail::upfront_cost(o);
     if (saving > cost_rate{}) {
-        const double r = o.cost_of_capital;
         if (r >= detail::tiny_rate) {
             const double x = in<usd>(upfront) * r / in<usd>(saving * make<years>(1.0));
             if (x < 1.0) {
                 b.payback = make<years>(-std::log1p(-x) / std::log1p(r));
-                b.pays_back = b.payback <= o.service_life;
+                b.pays_back = b.payback <= service_life;
             }
         } else if (r > 0.0) {
             const double cash_years = in<usd>(upfront) / in<usd>(saving * make<years>(1.0));
@@ -231,11 +238,11 @@ GPUCALC_DETAIL_INLINE inline breakeven rent_vs_buy(const ownership& o, gpu_price
                 // ln(1 + r)/r is 1 − r/2 below tiny_rate (see annuity_factor).
                 b.payback = make<years>(cash_years * detail::minus_log1p_minus_over(x) /
                                         (1.0 - r / 2.0));
-                b.pays_back = b.payback <= o.service_life;
+                b.pays_back = b.payback <= service_life;
             }
         } else {
             b.payback = upfront / saving;
-            b.pays_back = b.payback <= o.service_life;
+            b.pays_back = b.payback <= service_life;
         }
     }
     return b;

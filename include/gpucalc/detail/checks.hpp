@@ -218,23 +218,30 @@ template <class Quantity>
 }
 
 /// A quantity that must be > 0 and inside its range: [1e-30 base units, input_range::largest].
+/// The thrower gets a copy made on the cold path: handed `q` itself, which it takes by
+/// reference, the caller's quantity had to be in memory on the hot path too (GCC 12 then
+/// stored op_time's freshly computed op_cost to the stack, and packed its two fields' arithmetic
+/// into one vector multiply to do so). Inlined under Clang like the other small helpers that
+/// take a quantity (detail/config.hpp).
 template <class Unit>
-constexpr void require_positive(const char* function, const char* field,
-                                const boost::units::quantity<Unit, double>& q) {
+GPUCALC_DETAIL_INLINE constexpr void require_positive(const char* function, const char* field,
+                                                      const boost::units::quantity<Unit, double>& q) {
     using Quantity = boost::units::quantity<Unit, double>;
-    if (!(q.value() >= smallest_input && q.value() <= input_range<Quantity>::largest)) {
-        throw_out_of_range(function, field, q, false);
+    const double v = q.value();
+    if (!(v >= smallest_input && v <= input_range<Quantity>::largest)) {
+        throw_out_of_range(function, field, Quantity::from_value(v), false);
     }
 }
 
 /// A quantity that must be 0, or inside its range (a price, an optional term).
+/// (The thrower gets a copy made on the cold path, as above.)
 template <class Unit>
-constexpr void require_non_negative(const char* function, const char* field,
-                                    const boost::units::quantity<Unit, double>& q) {
+GPUCALC_DETAIL_INLINE constexpr void require_non_negative(const char* function, const char* field,
+                                                          const boost::units::quantity<Unit, double>& q) {
     using Quantity = boost::units::quantity<Unit, double>;
-    if (!((q.value() >= smallest_input && q.value() <= input_range<Quantity>::largest) ||
-          exactly_equal(q.value(), 0.0))) {
-        throw_out_of_range(function, field, q, true);
+    const double v = q.value();
+    if (!((v >= smallest_input && v <= input_range<Quantity>::largest) || exactly_equal(v, 0.0))) {
+        throw_out_of_range(function, field, Quantity::from_value(v), true);
     }
 }
 

@@ -171,7 +171,11 @@ constexpr model_states model_states_per_gpu(double parameters, const training_jo
 
 namespace detail {
 /// training_memory_per_gpu, naming `function` in its errors (the searches name themselves).
-GPUCALC_DETAIL_INLINE constexpr training_memory training_memory_of(const checked_model& cm,
+/// Flattened as well as inlined: Clang 14's flatten reaches one level only, so flattening the
+/// entry points alone left this body's helpers (shard_model_states, which returns quantities
+/// through memory, weights_on_worst_stage, layer_activation_bytes) out of line under Clang, at
+/// 1.25-1.29x the raw-double twin, whose flattened body calls them directly.
+GPUCALC_DETAIL_HOT GPUCALC_DETAIL_INLINE constexpr training_memory training_memory_of(const checked_model& cm,
                                                                    const training_job& job,
                                                                    const training_strategy& strategy,
                                                                    const char* function) {
