@@ -36,8 +36,8 @@ struct serving_parallel_assumptions {
     /// (Narayanan et al. 2021 §3.3: tensor parallelism within a node, pipeline across).
     bool allow_tensor_parallel_across_nodes = false;
     /// Micro-batches the batch is split into across the pipeline stages. 0 (the default):
-    /// min(pipeline, batch), the fewest that keep every stage busy (derived). With one
-    /// stage, 1 whatever is set here makes no difference: the split only matters across stages.
+    /// min(pipeline, batch), the fewest that keep every stage busy (derived). With one stage
+    /// the batch is never split (m = 1), whatever is set here.
     std::int64_t micro_batches = 0;
 };
 
