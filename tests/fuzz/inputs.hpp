@@ -588,5 +588,21 @@ inline gpucalc::group_placement placement(generator& g) {
     return p;
 }
 
+// ---------------------------------------------------------------------------------------------
+// Serving across GPUs (scaling/inference.hpp).
+// ---------------------------------------------------------------------------------------------
+
+/// serving_parallel_assumptions: no overlap most often, a fraction otherwise; TP across nodes
+/// allowed a fifth of the time; micro-batches automatic or a small count; or hostile.
+inline gpucalc::serving_parallel_assumptions serving_parallel(generator& g) {
+    static constexpr std::int64_t micro[] = {0, 0, 0, 1, 2, 4, 64};
+    gpucalc::serving_parallel_assumptions a{};
+    a.tensor_comm_overlap = g.coin(0.5) ? g.keep_real(0.0) : g.unit_interval(0.0);
+    a.pipeline_comm_overlap = g.coin(0.5) ? g.keep_real(0.0) : g.unit_interval(0.0);
+    a.allow_tensor_parallel_across_nodes = g.coin(0.2);
+    a.micro_batches = g.keep(g.one_of(micro));
+    return a;
+}
+
 }  // namespace draw
 }  // namespace fuzz
