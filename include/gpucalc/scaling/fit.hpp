@@ -222,6 +222,30 @@ constexpr usl_parameters checked_shape(const amdahl_fit<Throughput>& fit, const 
 constexpr double efficiency_of(const usl_parameters& p, std::int64_t n) {
     return 1.0 / usl_denominator(p, static_cast<double>(n));
 }
+
+/// predicted_throughput, predicted_efficiency and largest_gpus for either fit: the two fits
+/// differ only in how their shape is read (checked_shape).
+template <class Fit>
+constexpr auto predicted_throughput_of(const Fit& fit, std::int64_t gpus) {
+    require_fitted_throughput("predicted_throughput", fit.single_gpu);
+    const usl_parameters p = checked_shape(fit, "predicted_throughput");
+    require_count("predicted_throughput", "gpus", gpus);
+    using throughput = std::decay_t<decltype(fit.single_gpu)>;
+    return throughput_from_raw<throughput>(raw_throughput(fit.single_gpu) *
+                                           static_cast<double>(gpus) * efficiency_of(p, gpus));
+}
+template <class Fit>
+constexpr double predicted_efficiency_of(const Fit& fit, std::int64_t gpus) {
+    const usl_parameters p = checked_shape(fit, "predicted_efficiency");
+    require_count("predicted_efficiency", "gpus", gpus);
+    return efficiency_of(p, gpus);
+}
+template <class Fit>
+constexpr scaling_limit largest_gpus_of(const Fit& fit, double efficiency_floor) {
+    const usl_parameters p = checked_shape(fit, "largest_gpus");
+    require_fraction("largest_gpus", "efficiency_floor", efficiency_floor);
+    return largest_gpus_at([p](std::int64_t n) { return efficiency_of(p, n); }, efficiency_floor);
+}
 }  // namespace detail
 
 /// The fitted curve's throughput at N: λ·C(N), finite for any fit (at most 2^41 x 1e30 x 2^40
@@ -230,21 +254,11 @@ constexpr double efficiency_of(const usl_parameters& p, std::int64_t n) {
 /// s) as usl_parameters states; gpus in [1, 2^40].
 template <class Throughput>
 constexpr Throughput predicted_throughput(const usl_fit<Throughput>& fit, std::int64_t gpus) {
-    detail::require_fitted_throughput("predicted_throughput", fit.single_gpu);
-    const usl_parameters p = detail::checked_shape(fit, "predicted_throughput");
-    detail::require_count("predicted_throughput", "gpus", gpus);
-    return detail::throughput_from_raw<Throughput>(detail::raw_throughput(fit.single_gpu) *
-                                                   static_cast<double>(gpus) *
-                                                   detail::efficiency_of(p, gpus));
+    return detail::predicted_throughput_of(fit, gpus);
 }
 template <class Throughput>
 constexpr Throughput predicted_throughput(const amdahl_fit<Throughput>& fit, std::int64_t gpus) {
-    detail::require_fitted_throughput("predicted_throughput", fit.single_gpu);
-    const usl_parameters p = detail::checked_shape(fit, "predicted_throughput");
-    detail::require_count("predicted_throughput", "gpus", gpus);
-    return detail::throughput_from_raw<Throughput>(detail::raw_throughput(fit.single_gpu) *
-                                                   static_cast<double>(gpus) *
-                                                   detail::efficiency_of(p, gpus));
+    return detail::predicted_throughput_of(fit, gpus);
 }
 
 /// The fitted curve's efficiency at N, C(N)/N (relative to the fitted one-GPU throughput λ).
@@ -252,15 +266,11 @@ constexpr Throughput predicted_throughput(const amdahl_fit<Throughput>& fit, std
 /// states; gpus in [1, 2^40].
 template <class Throughput>
 constexpr double predicted_efficiency(const usl_fit<Throughput>& fit, std::int64_t gpus) {
-    const usl_parameters p = detail::checked_shape(fit, "predicted_efficiency");
-    detail::require_count("predicted_efficiency", "gpus", gpus);
-    return detail::efficiency_of(p, gpus);
+    return detail::predicted_efficiency_of(fit, gpus);
 }
 template <class Throughput>
 constexpr double predicted_efficiency(const amdahl_fit<Throughput>& fit, std::int64_t gpus) {
-    const usl_parameters p = detail::checked_shape(fit, "predicted_efficiency");
-    detail::require_count("predicted_efficiency", "gpus", gpus);
-    return detail::efficiency_of(p, gpus);
+    return detail::predicted_efficiency_of(fit, gpus);
 }
 
 /// The largest N at which the fitted curve's efficiency is at or above `efficiency_floor`
@@ -270,18 +280,12 @@ constexpr double predicted_efficiency(const amdahl_fit<Throughput>& fit, std::in
 template <class Throughput>
 constexpr scaling_limit largest_gpus(const usl_fit<Throughput>& fit,
                                      double efficiency_floor = good_scaling_efficiency) {
-    const usl_parameters p = detail::checked_shape(fit, "largest_gpus");
-    detail::require_fraction("largest_gpus", "efficiency_floor", efficiency_floor);
-    return detail::largest_gpus_at([p](std::int64_t n) { return detail::efficiency_of(p, n); },
-                                   efficiency_floor);
+    return detail::largest_gpus_of(fit, efficiency_floor);
 }
 template <class Throughput>
 constexpr scaling_limit largest_gpus(const amdahl_fit<Throughput>& fit,
                                      double efficiency_floor = good_scaling_efficiency) {
-    const usl_parameters p = detail::checked_shape(fit, "largest_gpus");
-    detail::require_fraction("largest_gpus", "efficiency_floor", efficiency_floor);
-    return detail::largest_gpus_at([p](std::int64_t n) { return detail::efficiency_of(p, n); },
-                                   efficiency_floor);
+    return detail::largest_gpus_of(fit, efficiency_floor);
 }
 
 }  // namespace gpucalc
