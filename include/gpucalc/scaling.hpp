@@ -8,3 +8,6 @@
 #include "scaling/fit.hpp"
 #include "scaling/laws.hpp"
 #include "scaling/placement.hpp"
+#include "scaling/step.hpp"
+#include "scaling/step_compute.hpp"
+#include "scaling/step_layout.hpp"

@@ -18,6 +18,7 @@ void register_roofline(registry& r);  // roofline
 void register_cost(registry& r);      // cost
 void register_collectives(registry& r);  // scaling: collectives, placement
 void register_scaling_laws(registry& r);  // scaling: Amdahl, Gustafson, USL and their fits
+void register_scaling_step(registry& r);  // scaling: the training step time across GPUs
 
 inline registry all_entry_points() {
     registry r;
@@ -29,6 +30,7 @@ inline registry all_entry_points() {
     register_cost(r);
     register_collectives(r);
     register_scaling_laws(r);
+    register_scaling_step(r);
     return r;
 }
 

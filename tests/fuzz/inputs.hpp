@@ -247,6 +247,7 @@ inline gpucalc::gpu_spec gpu(generator& g, int which = 0) {
                                    &s.dense_peak.int4, &s.dense_peak.fp4};
     for (gpucalc::flop_rate* p : peaks) *p = g.keep_q(*p);
     s.tdp = g.keep_q(s.tdp);
+    s.multiprocessors = g.keep32(s.multiprocessors);
     s.scale_up = link(g, s.scale_up);
     s.host = link(g, s.host);
     // A count past the profiles, or without any. Not in the threaded sweep, where a read past
@@ -586,6 +587,60 @@ inline gpucalc::group_placement placement(generator& g) {
     p.groups_per_node = g.keep(g.one_of(groups));
     p.tree_bandwidth_derate = g.fraction(0.92);
     return p;
+}
+
+}  // namespace draw
+}  // namespace fuzz
+
+// =============================================================================================
+// Scaling: training step time
+// =============================================================================================
+namespace fuzz {
+namespace draw {
+
+/// A training job for the step time: the global batch stated more often than job() states it
+/// (m = 1 to 64 rounds of micro_batch × DP), no LoRA most of the time.
+inline gpucalc::training_job step_job(generator& g, const gpucalc::training_strategy& s) {
+    gpucalc::training_job j = job(g, s);
+    static constexpr std::int64_t rounds[] = {1, 2, 8, 64};
+    const std::int64_t round = g.one_of(rounds);
+    constexpr std::int64_t small = std::int64_t{1} << 20;
+    if (g.coin(0.8) && s.micro_batch > 0 && s.micro_batch < small && s.parallel.data > 0 &&
+        s.parallel.data < small) {
+        j.global_batch = g.keep(s.micro_batch * s.parallel.data * round);
+    }
+    if (g.coin(0.8)) j.lora.enabled = false;
+    return j;
+}
+
+/// A strategy for the step time: no CP and no offload most of the time.
+inline gpucalc::training_strategy step_strategy(generator& g, const gpucalc::transformer& m) {
+    gpucalc::training_strategy s = strategy(g, m);
+    if (g.coin(0.9)) s.parallel.context_parallel = 1;
+    if (g.coin(0.9)) s.offload_optimizer = false;
+    if (g.coin(0.9)) s.offload_parameters = false;
+    return s;
+}
+
+/// step_assumptions: the defaults or other fractions and overlaps, tiles of 64–256, buckets of
+/// 1–100 MB; or hostile.
+inline gpucalc::step_assumptions step_assumptions(generator& g) {
+    gpucalc::step_assumptions a{};
+    a.gemm_efficiency = g.fraction(0.80);
+    a.memory_efficiency = g.fraction(0.85);
+    static constexpr std::int64_t tiles[] = {128, 128, 64, 256};
+    a.gemm_tile_rows = g.keep(g.one_of(tiles));
+    a.gemm_tile_columns = g.keep(g.one_of(tiles));
+    a.attention_forward_efficiency = g.fraction(0.73);
+    a.attention_backward_efficiency = g.fraction(0.63);
+    static constexpr double overlaps[] = {0.0, 0.0, 0.5, 1.0};
+    a.tensor_comm_overlap = g.keep_real(g.one_of(overlaps));
+    a.pipeline_comm_overlap = g.keep_real(g.one_of(overlaps));
+    a.expert_comm_overlap = g.keep_real(g.one_of(overlaps));
+    a.data_parallel_overlap = g.keep_real(g.one_of(overlaps));
+    a.bucket_bytes = g.keep_q(gpucalc::make<gpucalc::megabytes>(g.coin(0.7) ? 25.0 : 1.0));
+    a.allow_tensor_parallel_across_nodes = g.coin(0.2);
+    return a;
 }
 
 }  // namespace draw
