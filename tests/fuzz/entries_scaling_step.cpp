@@ -76,7 +76,7 @@ void register_scaling_step(registry& r) {
     const auto step_args = [](generator& g) {
         const transformer m = draw::model(g);
         const training_strategy s = draw::step_strategy(g, m);
-        return std::tuple{m, draw::cluster(g), draw::step_job(g, s), s,
+        return std::tuple{m, draw::step_cluster(g, s), draw::step_job(g, s), s,
                           draw::step_assumptions(g)};
     };
     add(r, "training_step_time [checked]", "training_step_time",
@@ -97,12 +97,13 @@ void register_scaling_step(registry& r) {
         [](generator& g) {
             const transformer m = draw::model(g);
             const training_strategy s = draw::step_strategy(g, m);
-            return std::tuple{m, draw::cluster(g), draw::step_job(g, s), s,
+            return std::tuple{m, draw::step_cluster(g, s), draw::step_job(g, s), s,
                               g.q<token_count>(typical::training_tokens)};
         },
         [](const transformer& m, const cluster& c, const training_job& j,
            const training_strategy& s, const token_count& tokens) {
-            return time_to_train(training_step_time(m, c, j, s), tokens);
+            const training_step step = setup([&] { return training_step_time(m, c, j, s); });
+            return time_to_train(step, tokens);
         });
 }
 

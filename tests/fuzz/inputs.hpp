@@ -622,6 +622,24 @@ inline gpucalc::training_strategy step_strategy(generator& g, const gpucalc::tra
     return s;
 }
 
+/// A cluster with enough nodes for the strategy's GPUs most of the time (cluster() draws the
+/// nodes apart from any layout), its nodes of 8 GPUs then, so that TP up to 8 stays in one.
+inline gpucalc::cluster step_cluster(generator& g, const gpucalc::training_strategy& s) {
+    gpucalc::cluster c = cluster(g);
+    const gpucalc::parallel_layout& p = s.parallel;
+    constexpr std::int64_t small = std::int64_t{1} << 20;
+    if (g.coin(0.8) && p.tensor > 0 && p.tensor < small && p.pipeline > 0 &&
+        p.pipeline < small && p.data > 0 && p.data < small && p.context_parallel > 0 &&
+        p.context_parallel < small) {
+        const std::int64_t gpus = p.tensor * p.pipeline * p.data * p.context_parallel;
+        if (gpus <= std::int64_t{8} * 4096) {
+            c.node.gpus_per_node = 8;
+            c.nodes = g.keep32(static_cast<std::int32_t>((gpus + 7) / 8));
+        }
+    }
+    return c;
+}
+
 /// step_assumptions: the defaults or other fractions and overlaps, tiles of 64–256, buckets of
 /// 1–100 MB; or hostile.
 inline gpucalc::step_assumptions step_assumptions(generator& g) {
