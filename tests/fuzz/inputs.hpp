@@ -656,6 +656,7 @@ inline gpucalc::step_assumptions step_assumptions(generator& g) {
     a.pipeline_comm_overlap = g.keep_real(g.one_of(overlaps));
     a.expert_comm_overlap = g.keep_real(g.one_of(overlaps));
     a.data_parallel_overlap = g.keep_real(g.one_of(overlaps));
+    a.parameter_gather_overlap = g.keep_real(g.one_of(overlaps));
     a.bucket_bytes = g.keep_q(gpucalc::make<gpucalc::megabytes>(g.coin(0.7) ? 25.0 : 1.0));
     a.allow_tensor_parallel_across_nodes = g.coin(0.2);
     return a;

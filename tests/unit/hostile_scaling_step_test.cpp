@@ -154,6 +154,9 @@ TEST_CASE("the assumptions' ranges, and what is not modelled yet") {
     a.data_parallel_overlap = 2.0;
     CHECK(mentions(with(a), "assumptions.data_parallel_overlap"));
     a = {};
+    a.parameter_gather_overlap = -1.0;
+    CHECK(mentions(with(a), "assumptions.parameter_gather_overlap"));
+    a = {};
     a.gemm_tile_rows = 0;
     CHECK(with(a) == "training_step_time: assumptions.gemm_tile_rows = 0 must be in [1, 2^20]");
     a = {};

@@ -124,8 +124,8 @@ GPUCALC_DETAIL_INLINE constexpr stage_terms stage_terms_of(
         const double gather =
             collective_seconds(collective::all_gather, dense * param_bytes, g.data) +
             collective_seconds(collective::all_gather, experts * param_bytes, g.replicas);
-        const double fo = gather - a.data_parallel_overlap * f_compute;
-        const double bo = gather - a.data_parallel_overlap * b_compute;
+        const double fo = gather - a.parameter_gather_overlap * f_compute;
+        const double bo = gather - a.parameter_gather_overlap * b_compute;
         gather_f = fo > 0.0 ? fo : 0.0;
         gather_b = bo > 0.0 ? bo : 0.0;
     }

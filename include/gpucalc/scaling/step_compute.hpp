@@ -57,11 +57,17 @@ struct step_assumptions {
     /// sit between the router and the experts, on the critical path (Lepikhin et al. 2021).
     double expert_comm_overlap = 0.0;
     /// The part of the data-parallel gradient reduction that may hide behind the last
-    /// micro-batch's backward pass (ZeRO-3: of each parameter gather behind its pass): 0,
+    /// micro-batch's backward pass: 0,
     /// Megatron-LM's --overlap-grad-reduce and DeepSpeed's overlap_comm are off unless asked
     /// for (Megatron-LM arguments.py; DeepSpeed config docs). 1 models PyTorch DDP, which
     /// overlaps bucket all-reduces with the backward by default (Li et al. 2020, VLDB, §3.2.3).
     double data_parallel_overlap = 0.0;
+    /// ZeRO-3: the part of each pass's parameter all-gather that may hide behind that pass's
+    /// compute (prefetching the next layers): 1, DeepSpeed turns overlap_comm on by default at
+    /// stage 3 (deepspeed/runtime/zero/config.py, overlap_comm's validator) and PyTorch FSDP
+    /// prefetches by default (backward_prefetch = BACKWARD_PRE). What the pass cannot hide stays
+    /// exposed.
+    double parameter_gather_overlap = 1.0;
     /// Gradient bucket size: the last bucket is reduced only after the backward ends, so it is
     /// always exposed. 25 MB: PyTorch DDP's bucket_cap_mb default (Li et al. 2020 §3.2.3,
     /// §5.2: 25 MB the best of their sweep).

@@ -111,6 +111,8 @@ constexpr void check(const step_assumptions& a, const char* function) {
     require_overlap(function, "assumptions.pipeline_comm_overlap", a.pipeline_comm_overlap);
     require_overlap(function, "assumptions.expert_comm_overlap", a.expert_comm_overlap);
     require_overlap(function, "assumptions.data_parallel_overlap", a.data_parallel_overlap);
+    require_overlap(function, "assumptions.parameter_gather_overlap",
+                    a.parameter_gather_overlap);
     if (a.gemm_tile_rows < 1 || a.gemm_tile_rows > (1 << 20)) {
         throw_invalid(function, "assumptions.gemm_tile_rows",
                       static_cast<double>(a.gemm_tile_rows), "", "must be in [1, 2^20]");
