@@ -625,8 +625,9 @@ struct raw_gpu {
     std::int32_t multiprocessors;
 };
 
-/// training_step_time(checked_model, checked_cluster, ...), transliterated.
-[[gnu::noinline]] raw_step raw_step_time(const gpucalc::checked_model& cm,
+/// training_step_time(checked_model, checked_cluster, ...), transliterated (flattened, as the
+/// library's GPUCALC_DETAIL_HOT entry point is).
+[[gnu::flatten, gnu::noinline]] raw_step raw_step_time(const gpucalc::checked_model& cm,
                                          const gpucalc::checked_cluster& checked,
                                          const raw_cluster& c, const raw_gpu& gpu,
                                          const gpucalc::training_job& job,
