@@ -557,9 +557,11 @@ GPUCALC_DETAIL_INLINE inline detail::stage_terms raw_stage_terms_of(
     const bool last = stage == par.pipeline - 1;
     const double v = static_cast<double>(par.interleave);
     detail::stage_terms t{};
-    const double f_compute = layers * (sh.layer.gemm.forward + sh.layer.attention.forward) +
+    const double f_compute = layers * (sh.layer.gemm.forward + sh.layer.attention.forward +
+                                       sh.layer.elementwise.forward) +
                              (last ? sh.head.forward : 0.0);
-    const double b_compute = layers * (sh.layer.gemm.backward + sh.layer.attention.backward) +
+    const double b_compute = layers * (sh.layer.gemm.backward + sh.layer.attention.backward +
+                                       sh.layer.elementwise.backward) +
                              (last ? sh.head.backward : 0.0);
     t.compute = f_compute + b_compute;
     t.recompute = layers * sh.layer.recompute;

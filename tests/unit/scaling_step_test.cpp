@@ -96,10 +96,17 @@ TEST_CASE("a tiny model on one GPU, every term worked by hand") {
     // the same. Backward: twice the forward. Attention (FlashAttention, causal): 512·513/2 =
     // 131,328 pairs × 4 × 256 = 134,479,872 FLOPs forward at 0.5 × peak, twice that backward.
     // The head (512, 1,024, 256): 268,435,456 FLOPs forward, compute-bound, twice backward.
+    // (The full-precision check: the terms below to 1e-9.)
+    // Element-wise kernels at 1 TB/s, a token: 2 LayerNorms read and write 256 (1,024), 2
+    // residual adds read 2 × 256 and write 256 (1,536), GeLU reads and writes 1,024 (2,048),
+    // rotary reads and writes Q and K, 2 × (256 + 256) (1,024): 5,632 elements × 512 tokens × 2
+    // bytes = 5,767,168 B forward, twice backward.
     const double layer_f = 805306368.0 / 1e14;
     const double attention_f = 134479872.0 / 5e13;
+    const double elementwise_f = 5767168.0 / 1e12;
     const double head_f = 268435456.0 / 1e14;
-    const double per_mb = 4.0 * (3.0 * layer_f + 3.0 * attention_f) + 3.0 * head_f;
+    const double per_mb =
+        4.0 * (3.0 * layer_f + 3.0 * attention_f + 3.0 * elementwise_f) + 3.0 * head_f;
     // Optimizer: 4 × (786,432 + 2 LayerNorms × 512) + embedding 262,144 + head 262,144 + final
     // norm 512 = 3,674,624 parameters, AdamW: read and write 12 bytes of state, read a bf16
     // gradient, write a bf16 parameter: 28 bytes each, at 1 TB/s.
@@ -109,7 +116,7 @@ TEST_CASE("a tiny model on one GPU, every term worked by hand") {
     CHECK(r.microbatches == 4);
     CHECK(r.compute.value() == approx(4.0 * per_mb, 1e-9));
     CHECK(r.forward_per_microbatch.value() ==
-          approx(4.0 * (layer_f + attention_f) + head_f, 1e-9));
+          approx(4.0 * (layer_f + attention_f + elementwise_f) + head_f, 1e-9));
     CHECK(r.optimizer.value() == approx(optimizer, 1e-9));
     CHECK(r.bubble.value() == 0.0);
     CHECK(r.bubble_fraction == 0.0);
@@ -133,7 +140,8 @@ TEST_CASE("a tiny model on one GPU, every term worked by hand") {
         s.recompute = recompute::full;
         const training_step f = training_step_time(tiny, one_node(toy_gpu), job_of(512, 4), s,
                                                    hand_assumptions());
-        CHECK(f.recompute.value() == approx(4.0 * 4.0 * (layer_f + attention_f), 1e-9));
+        CHECK(f.recompute.value() ==
+              approx(4.0 * 4.0 * (layer_f + attention_f + elementwise_f), 1e-9));
         CHECK(f.hfu == approx(f.mfu * 4.0 / 3.0, 1e-9));
     }
     SUBCASE("selective recompute adds the attention core's forward") {

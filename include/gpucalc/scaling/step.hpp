@@ -24,7 +24,7 @@ namespace gpucalc {
 /// pipeline's idle time; data_comm and optimizer come after the last backward pass.
 struct training_step {
     duration time{};           ///< the whole step
-    duration compute{};        ///< matmuls and attention, forward and backward, × m
+    duration compute{};  ///< matmuls, attention and element-wise kernels, forward and backward, × m
     duration recompute{};      ///< the forward work recompute runs again, × m
     duration tensor_comm{};    ///< exposed TP all-reduces (or SP all-gathers, reduce-scatters), × m
     duration pipeline_comm{};  ///< exposed point-to-point sends between stages, × m
@@ -95,9 +95,11 @@ GPUCALC_DETAIL_INLINE constexpr stage_terms stage_terms_of(
     const bool last = stage == par.pipeline - 1;
     const double v = static_cast<double>(par.interleave);
     stage_terms t{};
-    const double f_compute = layers * (sh.layer.gemm.forward + sh.layer.attention.forward) +
+    const double f_compute = layers * (sh.layer.gemm.forward + sh.layer.attention.forward +
+                                       sh.layer.elementwise.forward) +
                              (last ? sh.head.forward : 0.0);
-    const double b_compute = layers * (sh.layer.gemm.backward + sh.layer.attention.backward) +
+    const double b_compute = layers * (sh.layer.gemm.backward + sh.layer.attention.backward +
+                                       sh.layer.elementwise.backward) +
                              (last ? sh.head.backward : 0.0);
     t.compute = f_compute + b_compute;
     t.recompute = layers * sh.layer.recompute;

@@ -134,9 +134,10 @@ GPUCALC_DETAIL_INLINE constexpr void add_gemm(pass_seconds& t, const gemm_machin
 
 /// One layer's compute on one GPU for one micro-batch, in seconds.
 struct layer_seconds {
-    pass_seconds gemm;       ///< every weight matmul
-    pass_seconds attention;  ///< the attention core: QKᵀ, softmax, ·V
-    double recompute = 0.0;  ///< the forward work the recompute mode runs again
+    pass_seconds gemm;         ///< every weight matmul
+    pass_seconds attention;    ///< the attention core: QKᵀ, softmax, ·V
+    pass_seconds elementwise;  ///< norms, residual adds, the MLP activation, rotary, dropout
+    double recompute = 0.0;    ///< the forward work the recompute mode runs again
 };
 
 /// The layer's matmuls on one TP rank of `par` over `tokens` = micro_batch × sequence tokens
@@ -205,6 +206,36 @@ GPUCALC_DETAIL_INLINE constexpr pass_seconds attention_seconds(
     return s;
 }
 
+/// The layer's element-wise kernels, memory-bound: each reads its inputs and writes its output
+/// once through HBM (derived; the tensors are those of Korthikanti et al. 2022 §4.1's
+/// activation count): two norms (read and write h a token), two residual adds (read two,
+/// write one), the MLP activation (read the up projection's output, 2·ffn/TP gated or ffn/TP,
+/// write ffn/TP), rotary embedding on Q and K (read and write), and with dropout a 1-byte mask
+/// written for each of the two residual dropouts. The norm and residual tensors are split by TP
+/// only with sequence parallelism. The backward reads the output gradient and the saved input
+/// and writes the input gradient: twice the forward's bytes (derived).
+GPUCALC_DETAIL_INLINE constexpr pass_seconds elementwise_seconds(const checked_model& cm,
+                                                                 const training_job& job,
+                                                                 const parallel_layout& par,
+                                                                 double tokens,
+                                                                 const gemm_machine& g) {
+    const transformer& m = cm.spec();
+    const attention_widths w = attention_widths_per_gpu(cm, par.tensor);
+    const double h = static_cast<double>(m.hidden);
+    const double t = static_cast<double>(par.tensor);
+    const double ffn = static_cast<double>(m.ffn_hidden) / t;
+    const double replicated = par.sequence_parallel && par.tensor > 1 ? h / t : h;
+    double elements = 2.0 * 2.0 * replicated + 2.0 * 3.0 * replicated +
+                      (m.mlp == mlp_kind::gated ? 3.0 * ffn : 2.0 * ffn);
+    if (m.positions == position_kind::rotary) elements += 2.0 * (w.q + w.kv);
+    double bytes = tokens * elements * g.element_bytes;
+    if (job.dropout) bytes += tokens * 2.0 * replicated;
+    pass_seconds s{};
+    s.forward = bytes / g.byte_rate;
+    s.backward = 2.0 * s.forward;
+    return s;
+}
+
 /// One layer's compute for one micro-batch, and what recompute adds: full recompute one more
 /// forward of the layer (Chen et al. 2016; Narayanan et al. 2021 §3.5), selective the
 /// attention core's forward (Korthikanti et al. 2022 §5).
@@ -216,8 +247,9 @@ GPUCALC_DETAIL_INLINE constexpr layer_seconds layer_compute_seconds(
     layer_seconds l{};
     l.gemm = layer_gemm_seconds(cm, s.parallel, tokens, g);
     l.attention = attention_seconds(cm, s.parallel, job, s.micro_batch, g, peak, a);
+    l.elementwise = elementwise_seconds(cm, job, s.parallel, tokens, g);
     if (s.recompute == recompute::full) {
-        l.recompute = l.gemm.forward + l.attention.forward;
+        l.recompute = l.gemm.forward + l.attention.forward + l.elementwise.forward;
     } else if (s.recompute == recompute::selective) {
         l.recompute = l.attention.forward;
     }
