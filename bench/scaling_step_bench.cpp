@@ -614,7 +614,7 @@ struct raw_step {
         data_comm, bubble, optimizer;
     std::int64_t microbatches;
     double bubble_fraction, forward_per_microbatch, backward_per_microbatch;
-    std::int64_t slowest_stage;
+    std::int64_t slowest_stage, gpus;
     double tokens_per_second, mfu, hfu;
     raw_training_memory memory;
     bool fits;
@@ -710,7 +710,8 @@ struct raw_gpu {
     } else if (s.recompute == gpucalc::recompute::selective) {
         recomputed = static_cast<double>(m.layers) * attention1;
     }
-    const double capacity = static_cast<double>(detail::gpus_unchecked(par)) * peak * r.time;
+    r.gpus = detail::gpus_unchecked(par);
+    const double capacity = static_cast<double>(r.gpus) * peak * r.time;
     const double sequences = static_cast<double>(job.global_batch);
     r.mfu = sequences * 3.0 * forward / capacity;
     r.hfu = sequences * (3.0 * forward + recomputed) / capacity;
@@ -789,6 +790,7 @@ void expect_same_step(const gpucalc::training_step& lib, const raw_step& raw) {
     twin::expect_same("forward_per_microbatch", lib.forward_per_microbatch, raw.forward_per_microbatch);
     twin::expect_same("backward_per_microbatch", lib.backward_per_microbatch, raw.backward_per_microbatch);
     twin::expect_same("slowest_stage", lib.slowest_stage, raw.slowest_stage);
+    twin::expect_same("gpus", lib.gpus, raw.gpus);
     twin::expect_same("tokens_per_second", lib.tokens_per_second, raw.tokens_per_second);
     twin::expect_same("mfu", lib.mfu, raw.mfu);
     twin::expect_same("hfu", lib.hfu, raw.hfu);

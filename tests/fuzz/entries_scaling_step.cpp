@@ -53,6 +53,7 @@ inline void inspect(inspector& i, const gpucalc::training_step& s) {
     i.amount("forward_per_microbatch", s.forward_per_microbatch);
     i.amount("backward_per_microbatch", s.backward_per_microbatch);
     i.count("slowest_stage", s.slowest_stage);
+    i.count("gpus", s.gpus);
     i.amount("tokens_per_second", s.tokens_per_second);
     i.amount("mfu", s.mfu);
     i.amount("hfu", s.hfu);
@@ -67,6 +68,7 @@ inline void inspect(inspector& i, const gpucalc::training_step& s) {
                     !(terms < s.time.value() * (1.0 - 1e-12)),
                 number_text(terms) + " vs " + number_text(s.time.value()));
     i.invariant("microbatches >= 1", s.microbatches >= 1, std::to_string(s.microbatches));
+    i.invariant("gpus >= 1", s.gpus >= 1, std::to_string(s.gpus));
     i.invariant("hfu >= mfu > 0", s.mfu > 0.0 && s.hfu >= s.mfu,
                 number_text(s.mfu) + ", " + number_text(s.hfu));
     i.invariant("compute > 0", s.compute.value() > 0.0);
@@ -92,6 +94,25 @@ void register_scaling_step(registry& r) {
         [](const transformer& m, const cluster& c, const training_job& j,
            const training_strategy& s, const step_assumptions& a) {
             return training_step_time(m, c, j, s, a);
+        });
+    add(r, "scaling_efficiency", "scaling_efficiency",
+        "gpucalc::scaling_efficiency(gpucalc::training_step_time({0}, {1}, {2}, {3}), "
+        "gpucalc::training_step_time({0}, {1}, {2}, {4}))",
+        [](generator& g) {
+            const transformer m = draw::model(g);
+            const training_strategy s = draw::step_strategy(g, m);
+            training_strategy half = s;
+            if (half.parallel.data % 2 == 0) half.parallel.data /= 2;
+            return std::tuple{m, draw::step_cluster(g, s), draw::step_job(g, s), s, half};
+        },
+        [](const transformer& m, const cluster& c, const training_job& j,
+           const training_strategy& s, const training_strategy& half) {
+            const training_step step = setup([&] { return training_step_time(m, c, j, s); });
+            training_job reference_job = j;
+            if (half.parallel.data != s.parallel.data) reference_job.global_batch /= 2;
+            const training_step reference =
+                setup([&] { return training_step_time(m, c, reference_job, half); });
+            return scaling_efficiency(step, reference);
         });
     add(r, "time_to_train [training_step]", "time_to_train",
         "gpucalc::time_to_train(gpucalc::training_step_time({0}, {1}, {2}, {3}), {4})",

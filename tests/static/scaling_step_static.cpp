@@ -52,4 +52,5 @@ static_assert(approx_equal(step.time, step.compute + step.recompute + step.tenso
               "the terms sum to the step");
 static_assert(step.mfu > 0.0 && step.mfu < 1.0 && step.hfu > step.mfu, "utilizations");
 static_assert(step.memory_fit.ok, "fits on 80 GB");
+static_assert(step.gpus == 32 && scaling_efficiency(step, step) == 1.0, "against itself");
 }  // namespace

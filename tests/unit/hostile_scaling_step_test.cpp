@@ -193,4 +193,10 @@ TEST_CASE("an unchecked model or cluster is checked under training_step_time") {
     const training_step ok =
         training_step_time(cat::llama_2_7b, nodes_of(1), job_of(2048, 8), training_strategy{});
     CHECK_THROWS_AS(time_to_train(ok, make<tokens>(0.0)), invalid_input);
+    training_step unset{};
+    CHECK(message_of([&] { scaling_efficiency(unset, ok); }) ==
+          "scaling_efficiency: step.tokens_per_second = 0 tokens/s must be finite and > 0");
+    training_step no_gpus = ok;
+    no_gpus.gpus = 0;
+    CHECK(mentions(message_of([&] { scaling_efficiency(ok, no_gpus); }), "reference.gpus = 0"));
 }

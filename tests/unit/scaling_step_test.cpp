@@ -114,6 +114,8 @@ TEST_CASE("a tiny model on one GPU, every term worked by hand") {
     const training_step r = training_step_time(tiny, one_node(toy_gpu), job_of(512, 4),
                                                training_strategy{}, hand_assumptions());
     CHECK(r.microbatches == 4);
+    CHECK(r.gpus == 1);
+    CHECK(scaling_efficiency(r, r) == 1.0);
     CHECK(r.compute.value() == approx(4.0 * per_mb, 1e-9));
     CHECK(r.forward_per_microbatch.value() ==
           approx(4.0 * (layer_f + attention_f + elementwise_f) + head_f, 1e-9));
@@ -287,6 +289,19 @@ TEST_CASE("data parallelism never beats linear at fixed per-GPU work") {
                                    static_cast<double>(tp * dp);
             if (dp > 1) CHECK(per_gpu <= previous_per_gpu * (1.0 + 1e-12));
             previous_per_gpu = per_gpu;
+            if (dp == 1) continue;
+            // The same as a scaling efficiency against DP 1, the job's smallest here.
+            training_strategy one = s;
+            one.parallel.data = 1;
+            const training_step reference =
+                training_step_time(cat::llama_2_7b, h100_cluster(8), job_of(2048, 8), one);
+            const double e = scaling_efficiency(r, reference);
+            CHECK(e <= 1.0 + 1e-12);
+            CHECK(e == approx((in<tokens_per_second>(r.tokens_per_second) /
+                               static_cast<double>(tp * dp)) /
+                                  (in<tokens_per_second>(reference.tokens_per_second) /
+                                   static_cast<double>(tp)),
+                              1e-12));
         }
     }
 }

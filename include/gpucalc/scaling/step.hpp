@@ -44,6 +44,7 @@ struct training_step {
     duration forward_per_microbatch{};
     duration backward_per_microbatch{};
     std::int64_t slowest_stage = 0;  ///< 0 (the first) or pipeline − 1 (the last, with the head)
+    std::int64_t gpus = 0;           ///< the layout's GPUs: tensor × pipeline × CP × data
     token_rate tokens_per_second{};  ///< global_batch × sequence ÷ time
     /// Model FLOPs utilization: training_model_flops_per_token (forward and backward, all keys,
     /// no recompute) × tokens/s ÷ (GPUs × peak) (Chowdhery et al. 2022 App. B).
@@ -283,7 +284,8 @@ GPUCALC_DETAIL_INLINE constexpr training_step step_time_of(const checked_model& 
         recomputed = static_cast<double>(cm.spec().layers) *
                      layer_forward_flops(cm, parallel_layout{}, sequence).attention.value();
     }
-    const double capacity = static_cast<double>(gpus_unchecked(par)) * peak * r.time.value();
+    r.gpus = gpus_unchecked(par);
+    const double capacity = static_cast<double>(r.gpus) * peak * r.time.value();
     const double sequences = static_cast<double>(job.global_batch);
     r.mfu = sequences * 3.0 * forward / capacity;
     r.hfu = sequences * (3.0 * forward + recomputed) / capacity;
@@ -330,6 +332,24 @@ constexpr duration time_to_train(const training_step& step, token_count tokens) 
     detail::require_positive(function, "tokens", tokens);
     detail::require_positive(function, "step.tokens_per_second", step.tokens_per_second);
     return tokens / step.tokens_per_second;
+}
+
+/// Scaling efficiency of `step` against `reference`: its tokens/s per GPU over the reference's
+/// (1: linear scaling). Issue 15 takes as the reference the smallest GPU count on which the job
+/// fits at the same micro-batch per GPU, as "1 GPU" is undefined for a large model; finding it
+/// is the caller's search for now. Above 1 is an answer, not an error: more GPUs can shard the
+/// optimizer (ZeRO) or free memory for a better layout. Not to be confused with a kernel
+/// efficiency (a fraction of a peak). Ranges: both steps as training_step_time returns them
+/// (tokens_per_second > 0, gpus >= 1).
+constexpr double scaling_efficiency(const training_step& step, const training_step& reference) {
+    constexpr const char* function = "scaling_efficiency";
+    detail::require_positive(function, "step.tokens_per_second", step.tokens_per_second);
+    detail::require_positive(function, "reference.tokens_per_second",
+                             reference.tokens_per_second);
+    detail::require_count(function, "step.gpus", step.gpus);
+    detail::require_count(function, "reference.gpus", reference.gpus);
+    return (step.tokens_per_second / static_cast<double>(step.gpus)) /
+           (reference.tokens_per_second / static_cast<double>(reference.gpus));
 }
 
 }  // namespace gpucalc
