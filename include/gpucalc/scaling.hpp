@@ -10,3 +10,6 @@
 #include "scaling/inference.hpp"
 #include "scaling/laws.hpp"
 #include "scaling/placement.hpp"
+#include "scaling/step.hpp"
+#include "scaling/step_compute.hpp"
+#include "scaling/step_layout.hpp"

@@ -19,6 +19,7 @@ void register_cost(registry& r);      // cost
 void register_collectives(registry& r);  // scaling: collectives, placement
 void register_scaling_laws(registry& r);  // scaling: Amdahl, Gustafson, USL and their fits
 void register_scaling_inference(registry& r);  // scaling: decode and prefill across GPUs
+void register_scaling_step(registry& r);  // scaling: the training step time across GPUs
 
 inline registry all_entry_points() {
     registry r;
@@ -31,6 +32,7 @@ inline registry all_entry_points() {
     register_collectives(r);
     register_scaling_laws(r);
     register_scaling_inference(r);
+    register_scaling_step(r);
     return r;
 }
 

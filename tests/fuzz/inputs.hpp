@@ -247,6 +247,7 @@ inline gpucalc::gpu_spec gpu(generator& g, int which = 0) {
                                    &s.dense_peak.int4, &s.dense_peak.fp4};
     for (gpucalc::flop_rate* p : peaks) *p = g.keep_q(*p);
     s.tdp = g.keep_q(s.tdp);
+    s.multiprocessors = g.keep32(s.multiprocessors);
     s.scale_up = link(g, s.scale_up);
     s.host = link(g, s.host);
     // A count past the profiles, or without any. Not in the threaded sweep, where a read past
@@ -601,6 +602,79 @@ inline gpucalc::serving_parallel_assumptions serving_parallel(generator& g) {
     a.pipeline_comm_overlap = g.coin(0.5) ? g.keep_real(0.0) : g.unit_interval(0.0);
     a.allow_tensor_parallel_across_nodes = g.coin(0.2);
     a.micro_batches = g.keep(g.one_of(micro));
+    return a;
+}
+
+}  // namespace draw
+}  // namespace fuzz
+
+// =============================================================================================
+// Scaling: training step time
+// =============================================================================================
+namespace fuzz {
+namespace draw {
+
+/// A training job for the step time: the global batch stated more often than job() states it
+/// (m = 1 to 64 rounds of micro_batch × DP), no LoRA most of the time.
+inline gpucalc::training_job step_job(generator& g, const gpucalc::training_strategy& s) {
+    gpucalc::training_job j = job(g, s);
+    static constexpr std::int64_t rounds[] = {1, 2, 8, 64};
+    const std::int64_t round = g.one_of(rounds);
+    constexpr std::int64_t small = std::int64_t{1} << 20;
+    if (g.coin(0.8) && s.micro_batch > 0 && s.micro_batch < small && s.parallel.data > 0 &&
+        s.parallel.data < small) {
+        j.global_batch = g.keep(s.micro_batch * s.parallel.data * round);
+    }
+    if (g.coin(0.8)) j.lora.enabled = false;
+    return j;
+}
+
+/// A strategy for the step time: no CP and no offload most of the time.
+inline gpucalc::training_strategy step_strategy(generator& g, const gpucalc::transformer& m) {
+    gpucalc::training_strategy s = strategy(g, m);
+    if (g.coin(0.9)) s.parallel.context_parallel = 1;
+    if (g.coin(0.9)) s.offload_optimizer = false;
+    if (g.coin(0.9)) s.offload_parameters = false;
+    return s;
+}
+
+/// A cluster with enough nodes for the strategy's GPUs most of the time (cluster() draws the
+/// nodes apart from any layout), its nodes of 8 GPUs then, so that TP up to 8 stays in one.
+inline gpucalc::cluster step_cluster(generator& g, const gpucalc::training_strategy& s) {
+    gpucalc::cluster c = cluster(g);
+    const gpucalc::parallel_layout& p = s.parallel;
+    constexpr std::int64_t small = std::int64_t{1} << 20;
+    if (g.coin(0.8) && p.tensor > 0 && p.tensor < small && p.pipeline > 0 &&
+        p.pipeline < small && p.data > 0 && p.data < small && p.context_parallel > 0 &&
+        p.context_parallel < small) {
+        const std::int64_t gpus = p.tensor * p.pipeline * p.data * p.context_parallel;
+        if (gpus <= std::int64_t{8} * 4096) {
+            c.node.gpus_per_node = 8;
+            c.nodes = g.keep32(static_cast<std::int32_t>((gpus + 7) / 8));
+        }
+    }
+    return c;
+}
+
+/// step_assumptions: the defaults or other fractions and overlaps, tiles of 64–256, buckets of
+/// 1–100 MB; or hostile.
+inline gpucalc::step_assumptions step_assumptions(generator& g) {
+    gpucalc::step_assumptions a{};
+    a.gemm_efficiency = g.fraction(0.80);
+    a.memory_efficiency = g.fraction(0.85);
+    static constexpr std::int64_t tiles[] = {128, 128, 64, 256};
+    a.gemm_tile_rows = g.keep(g.one_of(tiles));
+    a.gemm_tile_columns = g.keep(g.one_of(tiles));
+    a.attention_forward_efficiency = g.fraction(0.73);
+    a.attention_backward_efficiency = g.fraction(0.63);
+    static constexpr double overlaps[] = {0.0, 0.0, 0.5, 1.0};
+    a.tensor_comm_overlap = g.keep_real(g.one_of(overlaps));
+    a.pipeline_comm_overlap = g.keep_real(g.one_of(overlaps));
+    a.expert_comm_overlap = g.keep_real(g.one_of(overlaps));
+    a.data_parallel_overlap = g.keep_real(g.one_of(overlaps));
+    a.parameter_gather_overlap = g.keep_real(g.one_of(overlaps));
+    a.bucket_bytes = g.keep_q(gpucalc::make<gpucalc::megabytes>(g.coin(0.7) ? 25.0 : 1.0));
+    a.allow_tensor_parallel_across_nodes = g.coin(0.2);
     return a;
 }
 

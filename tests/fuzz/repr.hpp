@@ -227,6 +227,7 @@ template <class F>
 void fields(const gpucalc::gpu_spec& a, const gpucalc::gpu_spec& b, F&& f) {
     FUZZ_FIELD(name); FUZZ_FIELD(memory); FUZZ_FIELD(memory_bandwidth); FUZZ_FIELD(dense_peak);
     FUZZ_FIELD(tdp); FUZZ_FIELD(scale_up); FUZZ_FIELD(host); FUZZ_FIELD(mig); FUZZ_FIELD(mig_count);
+    FUZZ_FIELD(multiprocessors);
 }
 template <class F>
 void fields(const gpucalc::node& a, const gpucalc::node& b, F&& f) {

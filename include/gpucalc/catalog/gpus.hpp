@@ -152,6 +152,7 @@ inline constexpr gpu_spec a100_40gb_sxm = [] {
     g.host = pcie_gen4_x16;                   // datasheet: PCIe Gen4 64 GB/s
     g.mig = detail_mig::a100_40gb.data();     // MIG user guide: up to 7 instances @ 5 GB
     g.mig_count = 6;
+    g.multiprocessors = 108;                  // A100 whitepaper: 108 SMs (of GA100's 128)
     return g;
 }();
 
@@ -198,6 +199,7 @@ inline constexpr gpu_spec h100_sxm = [] {
     g.host = pcie_gen5_x16;                   // datasheet: PCIe Gen5 128 GB/s
     g.mig = detail_mig::h100_80gb.data();     // MIG user guide: up to 7 instances @ 10 GB
     g.mig_count = 6;
+    g.multiprocessors = 132;                  // Hopper whitepaper: H100 SXM5 132 SMs
     return g;
 }();
 
@@ -217,6 +219,7 @@ inline constexpr gpu_spec h100_pcie = [] {
     g.dense_peak.int8 = 1513.0_TFLOPS;        // datasheet 3,026* TOPS sparse
     g.tdp = 350.0_W;                          // datasheet: 300–350 W; the maximum is taken
     g.scale_up = nvlink_bridge;               // datasheet: NVLink bridge 600 GB/s
+    g.multiprocessors = 114;                  // Hopper whitepaper: H100 PCIe 114 SMs
     return g;
 }();
 

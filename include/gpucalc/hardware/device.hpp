@@ -64,6 +64,10 @@ struct gpu_spec {
     /// Null (the default) when the device has no MIG.
     const mig_profile* mig = nullptr;
     std::int32_t mig_count = 0;    ///< how many profiles `mig` points to
+    /// Streaming multiprocessors (compute units): a GEMM's tiles run in waves of this many
+    /// (NVIDIA, Matrix Multiplication Background User's Guide, §3.2 wave quantization). 0 when
+    /// unknown: the step-time model then leaves wave quantization out. In [0, 2^20].
+    std::int32_t multiprocessors = 0;
 };
 
 namespace detail {
@@ -101,7 +105,8 @@ constexpr bool operator!=(const peak_rates& a, const peak_rates& b) { return !(a
 constexpr bool operator==(const gpu_spec& a, const gpu_spec& b) {
     if (!(a.name == b.name && a.memory == b.memory && a.memory_bandwidth == b.memory_bandwidth &&
           a.dense_peak == b.dense_peak && a.tdp == b.tdp && a.scale_up == b.scale_up &&
-          a.host == b.host && a.mig_count == b.mig_count)) {
+          a.host == b.host && a.mig_count == b.mig_count &&
+          a.multiprocessors == b.multiprocessors)) {
         return false;
     }
     if (a.mig == b.mig) return true;
@@ -234,6 +239,11 @@ constexpr void check(const gpu_spec& gpu, const field_path& at) {
             throw_bad_peak(at, p, rate);
         }
     }
+    if (gpu.multiprocessors < 0 || gpu.multiprocessors > (1 << 20)) {
+        throw_invalid(at.function, path_text(at, "multiprocessors").c_str(),
+                      static_cast<double>(gpu.multiprocessors), "",
+                      "must be in [0, 2^20] (0: unknown)");
+    }
     check(gpu.scale_up, field_path{at.function, at.prefix, "scale_up."});
     check(gpu.host, field_path{at.function, at.prefix, "host."});
     if (gpu.mig_count < 0 || gpu.mig_count > max_mig_profiles) {
@@ -264,8 +274,9 @@ constexpr void check(const gpu_spec& gpu, const field_path& at) {
 /// docs/units.md, "Input ranges"): memory in [1e-30 B, 1e30 B]; memory_bandwidth in
 /// [1e-30 B/s, 1e30 B/s]; each dense peak 0 (no such pipeline) or in [1e-30 FLOP/s,
 /// 1e30 FLOP/s]; tdp 0 or in [1e-30 W, 1e15 W]; each link as link_spec states; mig_count in
-/// [0, max_mig_profiles], and 0 when mig is null; each MIG profile's memory in [1e-30 B, the
-/// device's memory], compute_slices in [1, 7], max_instances in [1, 2^31).
+/// [0, max_mig_profiles], and 0 when mig is null; multiprocessors in [0, 2^20]; each MIG
+/// profile's memory in [1e-30 B, the device's memory], compute_slices in [1, 7],
+/// max_instances in [1, 2^31).
 constexpr void check(const gpu_spec& gpu) {
     detail::check(gpu, detail::field_path{"check(gpu_spec)"});
 }

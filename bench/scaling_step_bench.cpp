@@ -1,0 +1,874 @@
+// scaling_step_bench.cpp: how fast a plan search can ask "how long is a training step":
+// training_step_time evaluations per second on a checked model and cluster, at varied layouts,
+// micro-batches and global batches, beside its raw-double twin (twin_support.hpp says how a
+// twin is written), so the ratio is the price of gpucalc's unit types. The twin reuses the
+// collectives' twin of scaling_bench.cpp and the training-memory twin of memory_bench.cpp,
+// copied here (a benchmark is one translation unit). The step's own arithmetic is already on
+// plain numbers in the library (scaling/step_compute.hpp's detail), so both sides share it,
+// and check_step, which reads one quantity (the bucket size) among its count rules, is the
+// library's on both sides too. Both sides are called out of line.
+#include <gpucalc/catalog/gpus.hpp>
+#include <gpucalc/catalog/links.hpp>
+#include <gpucalc/catalog/models.hpp>
+#include <gpucalc/memory.hpp>
+#include <gpucalc/scaling/step.hpp>
+
+#include <benchmark/benchmark.h>
+
+#include "twin_support.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace {
+
+namespace detail = gpucalc::detail;
+namespace cat = gpucalc::catalog;
+using gpucalc::collective;
+using gpucalc::collective_algorithm;
+using twin::input_mask;
+
+/// workload.hpp's runtime_overhead, in bytes.
+struct raw_overhead {
+    double cuda_context, fragmentation, communication_buffers;
+};
+
+raw_overhead raw_of(const gpucalc::runtime_overhead& o) {
+    return {gpucalc::in<gpucalc::bytes>(o.cuda_context), o.fragmentation,
+            gpucalc::in<gpucalc::bytes>(o.communication_buffers)};
+}
+
+/// workload.hpp's detail::check(runtime_overhead), transliterated.
+inline void raw_check(const raw_overhead& o, const char* function) {
+    detail::require_non_negative(function, "overhead.cuda_context", o.cuda_context, "B");
+    detail::require_non_negative(function, "overhead.communication_buffers", o.communication_buffers, "B");
+    if (!(o.fragmentation >= 0.0 && o.fragmentation < 1.0)) {
+        detail::throw_invalid(function, "overhead.fragmentation", o.fragmentation, "", "must be in [0, 1)");
+    }
+}
+
+/// memory/overhead.hpp's detail::overhead_for(), transliterated.
+GPUCALC_DETAIL_INLINE inline double raw_overhead_for(const raw_overhead& o, double tensors, bool parallel) {
+    return o.cuda_context + o.fragmentation * tensors + (parallel ? o.communication_buffers : 0.0);
+}
+
+/// memory/training.hpp's model_states, in bytes, and detail::shard_model_states() transliterated.
+struct raw_model_states {
+    double weights, gradients, optimizer_states;
+};
+
+inline raw_model_states raw_shard_model_states(double parameters, const gpucalc::training_job& job,
+                                               std::int64_t zero_stage, double ranks) {
+    raw_model_states r{};
+    r.weights = twin::storage(parameters / (zero_stage >= 3 ? ranks : 1.0), job.parameters);
+    r.gradients = twin::storage(parameters / (zero_stage >= 2 ? ranks : 1.0), job.gradients);
+    r.optimizer_states =
+        parameters * detail::optimizer_bytes_per_parameter(job) / (zero_stage >= 1 ? ranks : 1.0);
+    return r;
+}
+
+/// memory/training.hpp's training_memory, in bytes.
+struct raw_training_memory {
+    double weights, gradients, optimizer_states, activations, overhead, total, host_memory,
+        activations_per_layer;
+};
+
+/// detail::training_memory_of(), transliterated (memory_bench.cpp's twin, for a checked model). `job` and `strategy` supply the counts, layout,
+/// formats and flags; the job's overhead is `overhead`, in bytes.
+GPUCALC_DETAIL_INLINE inline raw_training_memory raw_training(const gpucalc::checked_model& cm,
+                                                              const gpucalc::training_job& job,
+                                                              const gpucalc::training_strategy& strategy,
+                                                              const raw_overhead& overhead,
+                                                              const char* function) {
+    const gpucalc::transformer& m = cm.spec();
+    detail::check(cm, job, strategy, function);
+    raw_check(overhead, function);
+    const gpucalc::parallel_layout& par = strategy.parallel;
+    const detail::stage_weights w = detail::weights_on_worst_stage(cm, par.tensor, par.pipeline, par.expert);
+    const double stage_parameters = w.linear + w.embedding_class;
+    const double cp = static_cast<double>(par.context_parallel);
+    const double dense_ranks = static_cast<double>(par.data) * cp;
+    const double expert_ranks = static_cast<double>(detail::exact_quotient(par.data, par.expert)) * cp;
+    const std::int64_t stage = par.zero_stage;
+
+    raw_training_memory r{};
+    gpucalc::storage_format resident_format = job.parameters;
+    if (job.lora.enabled) {
+        resident_format = job.lora.frozen_base;
+        const double p3 = stage >= 3 ? dense_ranks : 1.0;
+        const double p3_experts = stage >= 3 ? expert_ranks : 1.0;
+        r.weights = twin::storage((w.linear - w.experts) / p3 + w.experts / p3_experts, job.lora.frozen_base) +
+                    twin::storage(w.embedding_class / p3, job.parameters);
+        const double adapter = static_cast<double>(detail::lora_parameters_unchecked(m, job.lora.adapter)) /
+                               (static_cast<double>(par.tensor) * static_cast<double>(par.pipeline));
+        const raw_model_states trained = raw_shard_model_states(adapter, job, stage, dense_ranks);
+        r.weights += trained.weights;
+        r.gradients = trained.gradients;
+        r.optimizer_states = trained.optimizer_states;
+    } else {
+        const raw_model_states dense = raw_shard_model_states(stage_parameters - w.experts, job, stage, dense_ranks);
+        r.weights = dense.weights;
+        r.gradients = dense.gradients;
+        r.optimizer_states = dense.optimizer_states;
+        if (w.experts > 0.0) {
+            const raw_model_states experts = raw_shard_model_states(w.experts, job, stage, expert_ranks);
+            r.weights += experts.weights;
+            r.gradients += experts.gradients;
+            r.optimizer_states += experts.optimizer_states;
+        }
+    }
+    if (strategy.offload_optimizer) {
+        r.host_memory += r.optimizer_states + r.gradients;
+        r.optimizer_states = 0.0;
+        r.gradients = 0.0;
+    }
+    if (strategy.offload_parameters) {
+        const double layer = w.linear / w.layers;
+        const double unit = layer > w.embedding_class ? layer : w.embedding_class;
+        r.host_memory += r.weights;
+        r.weights = twin::storage(2.0 * unit, resident_format);
+    }
+
+    const double per_layer = detail::layer_activation_bytes(cm, job, strategy, strategy.recompute);
+    r.activations_per_layer = per_layer;
+    const std::int64_t p = par.pipeline;
+    const std::int64_t per_step = detail::microbatches_per_step(job, strategy);
+    const double in_flight = static_cast<double>(per_step > 0 && per_step < p ? per_step : p);
+    const double interleave_factor =
+        par.interleave > 1 ? 1.0 + static_cast<double>(p - 1) / static_cast<double>(p * par.interleave) : 1.0;
+    double activations = w.layers * in_flight * interleave_factor * per_layer;
+    if (strategy.recompute != gpucalc::recompute::none) {
+        activations += detail::layer_activation_bytes(cm, job, strategy, gpucalc::recompute::none) - per_layer;
+    }
+    const double local_tokens = static_cast<double>(job.sequence) / cp * static_cast<double>(strategy.micro_batch);
+    const double sbh = local_tokens * static_cast<double>(m.hidden);
+    const double t = static_cast<double>(par.tensor);
+    const bool sp = par.sequence_parallel && par.tensor > 1;
+    const double replicated_share = sp ? 1.0 / t : 1.0;
+    if (job.dropout) activations += sbh * in_flight * replicated_share;
+    if (p == 1) {
+        const double e = gpucalc::bytes_per_element({job.activations.element});
+        activations += 2.0 * e * sbh * replicated_share + 4.0 * local_tokens * static_cast<double>(m.vocab) / t;
+    }
+    r.activations = activations;
+
+    const double tensors = r.weights + r.gradients + r.optimizer_states + r.activations;
+    const bool parallel = detail::gpus_unchecked(par) > 1;
+    r.overhead = raw_overhead_for(overhead, tensors, parallel);
+    r.total = tensors + r.overhead;
+    return r;
+}
+
+// --- the collectives' twin (scaling_bench.cpp's), in bytes, seconds and bytes per second ------
+
+/// collective_time_estimate in base units.
+struct raw_estimate {
+    double time = 0.0, latency_term = 0.0, bandwidth_term = 0.0;
+    collective_algorithm algorithm = collective_algorithm::ring;
+    double algorithm_bandwidth = 0.0, bus_bandwidth = 0.0;
+    std::int64_t nodes = 1, ranks_per_node = 1, ranks_on_emptiest_node = 1;
+    double intra_node_term = 0.0, inter_node_term = 0.0;
+    gpucalc::link_level binding = gpucalc::link_level::intra_node;
+    double inter_node_bandwidth = 0.0;
+};
+
+struct raw_spec {
+    collective op;
+    double bytes;
+    std::int64_t ranks;
+    collective_algorithm algorithm;
+};
+
+
+GPUCALC_DETAIL_INLINE inline void raw_complete(raw_estimate& e, collective op, std::int64_t n,
+                                               double bytes) {
+    e.time = e.latency_term + e.bandwidth_term;
+    if (e.time > 0.0) {
+        e.algorithm_bandwidth = bytes / e.time;
+        e.bus_bandwidth = detail::bus_factor_unchecked(op, n) * e.algorithm_bandwidth;
+    }
+}
+
+/// detail::flat_estimate, transliterated.
+GPUCALC_DETAIL_INLINE inline raw_estimate raw_flat_estimate(collective op, collective_algorithm a,
+                                                            std::int64_t n, double bytes,
+                                                            double alpha, double bus) {
+    raw_estimate e{};
+    e.algorithm = a;
+    if (n > 1) {
+        const detail::alpha_beta_terms t = detail::flat_terms(op, a, n);
+        e.latency_term = t.latency_steps * alpha;
+        e.bandwidth_term = t.volume * (bytes / bus);
+    }
+    raw_complete(e, op, n, bytes);
+    return e;
+}
+
+
+
+/// A link's fields in base units, compared as link_spec's operator== compares them.
+struct raw_link_fields {
+    std::string_view name;
+    double per_direction, latency;
+    std::int32_t span;
+    double collective_efficiency;
+};
+
+GPUCALC_DETAIL_INLINE inline bool raw_same_link(const raw_link_fields& a,
+                                                const raw_link_fields& b) {
+    return a.name == b.name && a.per_direction == b.per_direction && a.latency == b.latency &&
+           a.span == b.span && detail::exactly_equal(a.collective_efficiency,
+                                                     b.collective_efficiency);
+}
+
+/// A checked cluster's values, in base units: what detail::place reads from it.
+struct raw_cluster {
+    std::int64_t gpus_per_node, nodes, total_gpus;
+    raw_link_fields intra, host;
+    double inter_latency, inter_efficiency, node_network;
+};
+
+struct raw_group_placement {
+    std::int64_t ranks_per_node = 0, groups_per_node = 0;
+    double tree_bandwidth_derate = 0.92;
+};
+
+struct raw_placement {
+    std::int64_t ranks, per_node, emptiest, nodes;
+    double intra_alpha, intra_bus, inter_alpha, inter_bus, inter_bus_full;
+    bool intra_is_host;
+    double tree_derate;
+};
+
+/// detail::network_share, transliterated.
+GPUCALC_DETAIL_INLINE inline double raw_network_share(double network, double host,
+                                                      std::int64_t g_node,
+                                                      std::int64_t node_gpus,
+                                                      std::int64_t groups) {
+    const double g = static_cast<double>(g_node);
+    const double share = groups == 0 ? network * (g / static_cast<double>(node_gpus))
+                                     : network / static_cast<double>(groups);
+    const double cap = g * host;
+    return host > 0.0 && cap < share ? cap : share;
+}
+
+/// detail::place, transliterated.
+GPUCALC_DETAIL_INLINE inline raw_placement raw_place(const raw_cluster& c, std::int64_t ranks,
+                                                     const raw_group_placement& where,
+                                                     const char* function) {
+    const std::int64_t node_gpus = c.gpus_per_node;
+    if (ranks > c.total_gpus) {
+        detail::throw_invalid(function, "spec.ranks", static_cast<double>(ranks), "",
+                              "must not exceed the cluster's GPUs = ",
+                              static_cast<double>(c.total_gpus), " (nodes x node.gpus_per_node)");
+    }
+    const std::int64_t strided = where.ranks_per_node;
+    if (strided < 0 || strided > node_gpus) {
+        detail::throw_invalid(function, "placement.ranks_per_node", static_cast<double>(strided),
+                              "", "must be 0 (contiguous) or in [1, node.gpus_per_node = ",
+                              static_cast<double>(node_gpus), "]");
+    }
+    raw_placement p{};
+    p.ranks = ranks;
+    if (strided == 0) {
+        p.per_node = ranks < node_gpus ? ranks : node_gpus;
+        p.nodes = detail::ceil_div(ranks, p.per_node);
+        p.emptiest = ranks - (p.nodes - 1) * p.per_node;
+    } else {
+        if (!detail::divides(strided, ranks)) {
+            detail::throw_invalid(function, "spec.ranks", static_cast<double>(ranks), "",
+                                  "must be a multiple of placement.ranks_per_node = ",
+                                  static_cast<double>(strided), " (the same ranks on each node)");
+        }
+        p.per_node = strided;
+        p.emptiest = strided;
+        p.nodes = detail::exact_quotient(ranks, strided);
+        if (p.nodes > c.nodes) {
+            detail::throw_invalid(function, "placement.ranks_per_node",
+                                  static_cast<double>(strided), "",
+                                  "places spec.ranks on more nodes than the cluster's nodes = ",
+                                  static_cast<double>(c.nodes),
+                                  " (spec.ranks / placement.ranks_per_node)");
+        }
+    }
+    const std::int64_t groups = where.groups_per_node;
+    if (groups < 0 || groups > node_gpus || groups * p.per_node > node_gpus) {
+        detail::throw_invalid(function, "placement.groups_per_node", static_cast<double>(groups),
+                              "",
+                              "must be 0 (every GPU busy) or in [1, node.gpus_per_node / the "
+                              "group's ranks on its fullest node = ",
+                              static_cast<double>(node_gpus / p.per_node),
+                              "] (groups on a node use distinct GPUs)");
+    }
+    detail::require_fraction_of_peak(function, "placement.tree_bandwidth_derate",
+                                     where.tree_bandwidth_derate);
+    p.tree_derate = where.tree_bandwidth_derate;
+    p.intra_alpha = c.intra.latency;
+    p.intra_bus = c.intra.collective_efficiency * c.intra.per_direction;
+    p.inter_alpha = c.inter_latency;
+    if (p.nodes > 1) {
+        p.intra_is_host = raw_same_link(c.intra, c.host);
+        const double network = c.inter_efficiency * c.node_network;
+        const double host_bus = c.host.collective_efficiency * c.host.per_direction;
+        p.inter_bus = raw_network_share(network, host_bus, p.emptiest, node_gpus, groups);
+        p.inter_bus_full =
+            p.emptiest == p.per_node
+                ? p.inter_bus
+                : raw_network_share(network, host_bus, p.per_node, node_gpus, groups);
+    }
+    return p;
+}
+
+/// detail::set_terms, transliterated.
+GPUCALC_DETAIL_INLINE inline void raw_set_terms(raw_estimate& e, double latency, double intra,
+                                                double inter, bool pipelined) {
+    e.latency_term = latency;
+    e.intra_node_term = intra;
+    e.inter_node_term = inter;
+    e.bandwidth_term = !pipelined ? intra + inter : intra > inter ? intra : inter;
+    e.binding = intra > inter ? gpucalc::link_level::intra_node : gpucalc::link_level::inter_node;
+}
+
+/// detail::ring_across, transliterated.
+GPUCALC_DETAIL_INLINE inline void raw_ring_across(raw_estimate& e, collective op,
+                                                  collective_algorithm a, const raw_placement& p,
+                                                  double bytes) {
+    const detail::alpha_beta_terms t = detail::flat_terms(op, a, p.ranks);
+    const double crossings = static_cast<double>(p.nodes - 1);
+    double inter_steps = op == collective::all_reduce ? 2.0 * crossings : crossings;
+    if (op == collective::broadcast && a == collective_algorithm::halving_doubling) {
+        inter_steps += static_cast<double>(detail::ceil_log2(p.nodes));
+    }
+    const double latency =
+        (t.latency_steps - inter_steps) * p.intra_alpha + inter_steps * p.inter_alpha;
+    const double volume = t.volume * bytes;
+    const double g = static_cast<double>(p.per_node);
+    const double intra_share = p.intra_is_host ? 1.0 : (g - 1.0) / g;
+    const double intra = p.per_node == 1 ? 0.0 : intra_share * (volume / p.intra_bus);
+    raw_set_terms(e, latency, intra, volume / p.inter_bus, true);
+}
+
+/// detail::placed_estimate, transliterated: every op and algorithm.
+GPUCALC_DETAIL_INLINE inline raw_estimate raw_placed_estimate(collective op,
+                                                              collective_algorithm a,
+                                                              const raw_placement& p,
+                                                              double bytes) {
+    const double g = static_cast<double>(p.per_node);
+    const double n = static_cast<double>(p.ranks);
+    const double node_steps = static_cast<double>(detail::ceil_log2(p.nodes));
+    const bool across = p.nodes > 1;
+    const bool intra_used = p.per_node > 1;
+    raw_estimate e{};
+    if (op == collective::all_reduce && a == collective_algorithm::tree) {
+        const double volume = (2.0 / p.tree_derate) * bytes;
+        raw_set_terms(e, 2.0 * ((g - 1.0) * p.intra_alpha + node_steps * p.inter_alpha),
+                      intra_used ? volume / p.intra_bus : 0.0,
+                      across ? volume / p.inter_bus : 0.0, true);
+    } else if (op == collective::broadcast && a == collective_algorithm::tree) {
+        raw_set_terms(e, node_steps * p.inter_alpha + (g - 1.0) * p.intra_alpha,
+                      intra_used ? bytes / p.intra_bus : 0.0,
+                      across ? node_steps * (bytes / p.inter_bus) : 0.0, false);
+    } else if (!across) {
+        const raw_estimate flat =
+            raw_flat_estimate(op, a, p.ranks, bytes, p.intra_alpha, p.intra_bus);
+        raw_set_terms(e, flat.latency_term, flat.bandwidth_term, 0.0, true);
+    } else if (a == collective_algorithm::halving_doubling && op != collective::broadcast) {
+        const raw_estimate intra =
+            raw_flat_estimate(op, a, p.per_node, bytes, p.intra_alpha, p.intra_bus);
+        const raw_estimate inter =
+            raw_flat_estimate(op, a, p.nodes, bytes / g, p.inter_alpha, p.inter_bus / g);
+        raw_set_terms(e, intra.latency_term + inter.latency_term, intra.bandwidth_term,
+                      inter.bandwidth_term, false);
+    } else if (op == collective::all_to_all) {
+        const double gmin = static_cast<double>(p.emptiest);
+        const double on_node = intra_used ? ((g - 1.0) / n) * (bytes / p.intra_bus) : 0.0;
+        const double full_off = (g * (n - g) / n) * (bytes / p.inter_bus_full);
+        const double emptiest_off = (gmin * (n - gmin) / n) * (bytes / p.inter_bus);
+        raw_set_terms(e, (g - 1.0) * p.intra_alpha + (n - g) * p.inter_alpha, on_node,
+                      full_off > emptiest_off ? full_off : emptiest_off, !p.intra_is_host);
+    } else if (op == collective::point_to_point) {
+        raw_set_terms(e, p.inter_alpha, 0.0, bytes / p.inter_bus, true);
+    } else {
+        raw_ring_across(e, op, a, p, bytes);
+    }
+    if (!across) e.binding = gpucalc::link_level::intra_node;
+    e.algorithm = a;
+    raw_complete(e, op, p.ranks, bytes);
+    return e;
+}
+
+
+raw_link_fields raw_fields(const gpucalc::link_spec& l) {
+    return {l.name, l.per_direction.value(), l.latency.value(), l.span, l.collective_efficiency};
+}
+
+raw_cluster raw_of(const gpucalc::checked_cluster& c) {
+    const gpucalc::cluster& s = c.spec();
+    return {s.node.gpus_per_node,
+            s.nodes,
+            gpucalc::total_gpus(c),
+            raw_fields(gpucalc::intra_node_link(c)),
+            raw_fields(s.node.gpu.host),
+            s.inter_node.latency.value(),
+            s.inter_node.collective_efficiency,
+            gpucalc::node_network_bandwidth(c).value()};
+}
+
+// --- the step's twin -----------------------------------------------------------------------------
+
+/// detail::collective_seconds, transliterated: placed_collective_time's `fastest` on a raw
+/// placement.
+GPUCALC_DETAIL_INLINE inline double raw_collective_seconds(collective op, double bytes,
+                                                           const raw_placement& p) {
+    if (p.ranks <= 1 || !(bytes > 0.0)) return 0.0;
+    raw_estimate e = raw_placed_estimate(op, detail::default_algorithm(op), p, bytes);
+    if (detail::chooses_ring_or_tree(op) && p.ranks > 1) {
+        const raw_estimate tree = raw_placed_estimate(op, collective_algorithm::tree, p, bytes);
+        if (tree.time < e.time) e = tree;
+    }
+    return e.time;
+}
+
+struct raw_groups {
+    raw_placement tensor, pipeline, data, experts, replicas;
+};
+
+/// detail::place_groups, transliterated.
+GPUCALC_DETAIL_INLINE inline raw_groups raw_place_groups(const raw_cluster& c,
+                                                         const gpucalc::parallel_layout& par,
+                                                         const char* function) {
+    const std::int64_t node_gpus = c.gpus_per_node;
+    const std::int64_t nodes = c.nodes;
+    const std::int64_t tp = par.tensor;
+    raw_groups g{};
+    g.tensor = raw_place(c, tp, raw_group_placement{}, function);
+    const bool one_node = tp * par.data * par.pipeline <= node_gpus;
+    if (par.pipeline > 1) {
+        raw_group_placement neighbours{};
+        neighbours.ranks_per_node = one_node ? 0 : 1;
+        g.pipeline = raw_place(c, 2, neighbours, function);
+    }
+    raw_group_placement data{};
+    data.ranks_per_node = detail::group_ranks_per_node(par.data, tp, node_gpus, nodes);
+    g.data = raw_place(c, par.data, data, function);
+    raw_group_placement experts{};
+    experts.ranks_per_node = detail::group_ranks_per_node(par.expert, tp, node_gpus, nodes);
+    g.experts = raw_place(c, par.expert, experts, function);
+    const std::int64_t replicas = detail::exact_quotient(par.data, par.expert);
+    raw_group_placement same{};
+    same.ranks_per_node = detail::group_ranks_per_node(replicas, tp * par.expert, node_gpus, nodes);
+    g.replicas = raw_place(c, replicas, same, function);
+    return g;
+}
+
+/// layer_cost's communication buffers, in bytes (detail::layer_cost_unchecked, transliterated,
+/// every field computed as the library computes it).
+struct raw_layer_cost {
+    double forward_gemm, forward_attention, backward_gemm, backward_attention, weights, gradients,
+        expert_gradients, tensor_all_reduce, sequence_all_gather, sequence_reduce_scatter,
+        expert_all_to_all, output_activations;
+};
+
+GPUCALC_DETAIL_INLINE inline raw_layer_cost raw_layer_cost_unchecked(
+    const gpucalc::checked_model& cm, const gpucalc::parallel_layout& par,
+    const gpucalc::pass_shape& pass, const gpucalc::cost_formats& f) {
+    const gpucalc::transformer& m = cm.spec();
+    const gpucalc::layer_parameters& p = cm.layer();
+    const double h = static_cast<double>(m.hidden);
+    const double t = static_cast<double>(par.tensor);
+    const double tokens = static_cast<double>(pass.batch) * static_cast<double>(pass.queries);
+    // layer_forward_flops, transliterated.
+    const detail::attention_widths w = detail::attention_widths_per_gpu(cm, par.tensor);
+    const double share = 1.0 / static_cast<double>(par.tensor);
+    const double weights = 2.0 * h * w.q + 2.0 * h * w.kv +
+                           static_cast<double>(detail::active_experts_unchecked(m) * p.expert_weights) * share +
+                           static_cast<double>(p.router);
+    const double pairs = detail::attention_pairs_unchecked(m, pass.queries, pass.keys, pass.counted);
+    raw_layer_cost c{};
+    c.forward_gemm = 2.0 * tokens * weights;
+    c.forward_attention = 4.0 * static_cast<double>(pass.batch) * pairs * w.q;
+    c.backward_gemm = 2.0 * c.forward_gemm;
+    c.backward_attention = 2.0 * c.forward_attention;
+    const detail::stage_weights one = detail::weights_on_worst_stage(cm, par.tensor, m.layers, par.expert);
+    const double norms = 2.0 * static_cast<double>(p.norm);
+    c.weights = twin::storage(one.linear, f.weights) + twin::storage(norms, f.embeddings);
+    c.gradients = twin::storage(one.linear - one.experts + norms, f.gradients);
+    c.expert_gradients = twin::storage(one.experts, f.gradients);
+    const double hidden_states = twin::storage(tokens * h, f.activations);
+    c.output_activations = hidden_states / t;
+    c.tensor_all_reduce = c.sequence_all_gather = c.sequence_reduce_scatter = 0.0;
+    if (par.tensor > 1 && par.sequence_parallel) {
+        c.sequence_all_gather = 2.0 * hidden_states;
+        c.sequence_reduce_scatter = 2.0 * hidden_states;
+    } else if (par.tensor > 1) {
+        c.tensor_all_reduce = 2.0 * hidden_states;
+    }
+    c.expert_all_to_all = 0.0;
+    if (m.experts > 1 && par.expert > 1) {
+        c.expert_all_to_all = 2.0 * static_cast<double>(m.experts_per_token) * hidden_states / t;
+    }
+    return c;
+}
+
+/// detail::shared_terms, transliterated.
+GPUCALC_DETAIL_INLINE inline detail::step_shared raw_shared_terms(
+    const gpucalc::checked_model& cm, const gpucalc::training_job& job,
+    const gpucalc::training_strategy& s, const raw_groups& g, const detail::gemm_machine& machine,
+    double peak, const gpucalc::step_assumptions& a) {
+    const gpucalc::transformer& m = cm.spec();
+    const gpucalc::parallel_layout& par = s.parallel;
+    detail::step_shared sh{};
+    sh.layer = detail::layer_compute_seconds(cm, job, s, machine, peak, a);
+    const double tokens = static_cast<double>(s.micro_batch) * static_cast<double>(job.sequence);
+    sh.head = detail::head_seconds(m, par, tokens, machine);
+    const gpucalc::cost_formats formats{job.parameters, job.parameters, job.activations, job.gradients};
+    const gpucalc::pass_shape pass{s.micro_batch, job.sequence, job.sequence, job.sequence,
+                                   gpucalc::pair_count::causal};
+    const raw_layer_cost one = raw_layer_cost_unchecked(cm, par, pass, formats);
+    if (par.tensor > 1 && par.sequence_parallel) {
+        sh.tensor_forward =
+            2.0 * (raw_collective_seconds(collective::all_gather, 0.5 * one.sequence_all_gather, g.tensor) +
+                   raw_collective_seconds(collective::reduce_scatter, 0.5 * one.sequence_reduce_scatter,
+                                          g.tensor));
+    } else if (par.tensor > 1) {
+        sh.tensor_forward =
+            2.0 * raw_collective_seconds(collective::all_reduce, 0.5 * one.tensor_all_reduce, g.tensor);
+    }
+    sh.expert_forward =
+        2.0 * raw_collective_seconds(collective::all_to_all, 0.5 * one.expert_all_to_all, g.experts);
+    sh.p2p = raw_collective_seconds(collective::point_to_point, one.output_activations, g.pipeline);
+    const detail::stage_weights w = detail::weights_on_worst_stage(cm, par.tensor, m.layers, par.expert);
+    sh.dense_per_layer = w.linear - w.experts + 2.0 * static_cast<double>(cm.layer().norm);
+    sh.experts_per_layer = w.experts;
+    const double k = detail::optimizer_bytes_per_parameter(job);
+    const double p_bytes = gpucalc::bytes_per_element(job.parameters);
+    sh.optimizer_bytes = 2.0 * k + gpucalc::bytes_per_element(job.gradients) +
+                         (job.fp32_master_weights ? p_bytes : 2.0 * p_bytes);
+    return sh;
+}
+
+/// detail::stage_terms_of, transliterated.
+GPUCALC_DETAIL_INLINE inline detail::stage_terms raw_stage_terms_of(
+    const gpucalc::checked_model& cm, const gpucalc::training_job& job,
+    const gpucalc::training_strategy& s, const raw_groups& g, const detail::step_shared& sh,
+    std::int64_t stage, double byte_rate, const gpucalc::step_assumptions& a, double bucket_bytes) {
+    const gpucalc::parallel_layout& par = s.parallel;
+    const double layers = static_cast<double>(detail::stage_layers(cm.spec(), par.pipeline, stage));
+    const bool last = stage == par.pipeline - 1;
+    const double v = static_cast<double>(par.interleave);
+    detail::stage_terms t{};
+    const double f_compute = layers * (sh.layer.gemm.forward + sh.layer.attention.forward +
+                                       sh.layer.elementwise.forward) +
+                             (last ? sh.head.forward : 0.0);
+    const double b_compute = layers * (sh.layer.gemm.backward + sh.layer.attention.backward +
+                                       sh.layer.elementwise.backward) +
+                             (last ? sh.head.backward : 0.0);
+    t.compute = f_compute + b_compute;
+    t.recompute = layers * sh.layer.recompute;
+    const double tensor_passes = s.recompute == gpucalc::recompute::full ? 3.0 : 2.0;
+    const double tp_pass = detail::exposed(layers * sh.tensor_forward, a.tensor_comm_overlap);
+    t.tensor = tensor_passes * tp_pass;
+    const double ep_pass = detail::exposed(layers * sh.expert_forward, a.expert_comm_overlap);
+    t.expert = 2.0 * ep_pass;
+    const double p2p_pass = par.pipeline > 1 ? detail::exposed(v * sh.p2p, a.pipeline_comm_overlap) : 0.0;
+    t.pipeline = 2.0 * p2p_pass;
+    const double dense = layers * sh.dense_per_layer +
+                         detail::ends_of_stage(cm, par.tensor, par.pipeline, stage).elements;
+    const double experts = layers * sh.experts_per_layer;
+    const double grad_bytes = gpucalc::bytes_per_element(job.gradients);
+    const double param_bytes = gpucalc::bytes_per_element(job.parameters);
+    double gather_f = 0.0, gather_b = 0.0;
+    if (par.zero_stage == 3) {
+        const double gather = raw_collective_seconds(collective::all_gather, dense * param_bytes, g.data) +
+                              raw_collective_seconds(collective::all_gather, experts * param_bytes, g.replicas);
+        const double fo = gather - a.parameter_gather_overlap * f_compute;
+        const double bo = gather - a.parameter_gather_overlap * b_compute;
+        gather_f = fo > 0.0 ? fo : 0.0;
+        gather_b = bo > 0.0 ? bo : 0.0;
+    }
+    t.data = gather_f + gather_b;
+    t.forward = f_compute + tp_pass + ep_pass + p2p_pass + gather_f;
+    t.backward = b_compute + t.recompute + (tensor_passes - 1.0) * tp_pass + ep_pass + p2p_pass + gather_b;
+    t.backward_compute = b_compute;
+    const collective op = par.zero_stage == 0 ? collective::all_reduce : collective::reduce_scatter;
+    const double reduce = raw_collective_seconds(op, dense * grad_bytes, g.data) +
+                          raw_collective_seconds(op, experts * grad_bytes, g.replicas);
+    const double bucket = bucket_bytes < dense * grad_bytes ? bucket_bytes : dense * grad_bytes;
+    const double last_bucket = raw_collective_seconds(op, bucket, g.data);
+    const double hidden = reduce - a.data_parallel_overlap * b_compute;
+    t.tail_comm = hidden > last_bucket ? hidden : last_bucket;
+    if (par.zero_stage == 1 || par.zero_stage == 2) {
+        t.tail_comm += raw_collective_seconds(collective::all_gather, dense * param_bytes, g.data) +
+                       raw_collective_seconds(collective::all_gather, experts * param_bytes, g.replicas);
+    }
+    const double shard = par.zero_stage >= 1 ? static_cast<double>(par.data) : 1.0;
+    const double expert_shard =
+        par.zero_stage >= 1 ? static_cast<double>(detail::exact_quotient(par.data, par.expert)) : 1.0;
+    t.tail_optimizer = (dense / shard + experts / expert_shard) * sh.optimizer_bytes / byte_rate;
+    return t;
+}
+
+/// training_step, in seconds, bytes and tokens per second.
+struct raw_step {
+    double time, compute, recompute, tensor_comm, pipeline_comm, expert_comm, context_comm,
+        data_comm, bubble, optimizer;
+    std::int64_t microbatches;
+    double bubble_fraction, forward_per_microbatch, backward_per_microbatch;
+    std::int64_t slowest_stage, gpus;
+    double tokens_per_second, mfu, hfu;
+    raw_training_memory memory;
+    bool fits;
+    double margin;
+};
+
+/// The GPU's values the step reads, in base units.
+struct raw_gpu {
+    double memory, memory_bandwidth;
+    std::int32_t multiprocessors;
+};
+
+/// training_step_time(checked_model, checked_cluster, ...), transliterated (flattened, as the
+/// library's GPUCALC_DETAIL_HOT entry point is).
+[[gnu::flatten, gnu::noinline]] raw_step raw_step_time(const gpucalc::checked_model& cm,
+                                         const gpucalc::checked_cluster& checked,
+                                         const raw_cluster& c, const raw_gpu& gpu,
+                                         const gpucalc::training_job& job,
+                                         const gpucalc::training_strategy& s,
+                                         const gpucalc::step_assumptions& a,
+                                         const raw_overhead& overhead, double bucket_bytes) {
+    constexpr const char* function = "training_step_time";
+    detail::check_step(cm, checked, job, s, a, function);
+    raw_step r{};
+    r.memory = raw_training(cm, job, s, overhead, function);
+    const double usable = (1.0 - 0.0) * gpu.memory;
+    r.margin = usable - r.memory.total;
+    r.fits = r.margin >= 0.0;
+    const double peak = detail::peak_entry(checked.spec().node.gpu.dense_peak, job.compute).value();
+    if (!(peak >= detail::smallest_input && peak <= detail::input_range<gpucalc::flop_rate>::largest)) {
+        detail::throw_unusable_peak(function, "job.compute", "node.gpu.", checked.spec().node.gpu.name,
+                                    job.compute, peak);
+    }
+    const detail::gemm_machine machine{a.gemm_efficiency * peak, a.memory_efficiency * gpu.memory_bandwidth,
+                                       static_cast<double>(gpu.multiprocessors),
+                                       static_cast<double>(a.gemm_tile_rows),
+                                       static_cast<double>(a.gemm_tile_columns),
+                                       gpucalc::bytes_per_element(job.activations)};
+    const gpucalc::parallel_layout& par = s.parallel;
+    const raw_groups groups = raw_place_groups(c, par, function);
+    const detail::step_shared sh = raw_shared_terms(cm, job, s, groups, machine, peak, a);
+    const double byte_rate = machine.byte_rate;
+    const detail::stage_terms first = raw_stage_terms_of(cm, job, s, groups, sh, 0, byte_rate, a, bucket_bytes);
+    const detail::stage_terms last =
+        par.pipeline > 1 ? raw_stage_terms_of(cm, job, s, groups, sh, par.pipeline - 1, byte_rate, a, bucket_bytes)
+                         : first;
+    const bool last_binds = last.forward + last.backward > first.forward + first.backward;
+    const detail::stage_terms& slow = last_binds ? last : first;
+    r.slowest_stage = last_binds ? par.pipeline - 1 : 0;
+    r.microbatches = detail::microbatches_per_step(job, s);
+    const double mb = static_cast<double>(r.microbatches);
+    const double per_mb = slow.forward + slow.backward;
+    const double waits = static_cast<double>(par.pipeline - 1) / static_cast<double>(par.interleave);
+    r.bubble_fraction = waits / mb;
+    r.compute = mb * slow.compute;
+    r.recompute = mb * slow.recompute;
+    r.tensor_comm = mb * slow.tensor;
+    r.pipeline_comm = mb * slow.pipeline;
+    r.expert_comm = mb * slow.expert;
+    r.context_comm = 0.0;
+    r.bubble = waits * per_mb;
+    r.forward_per_microbatch = slow.forward;
+    r.backward_per_microbatch = slow.backward;
+    const double slack = waits * first.backward;
+    const double last_comm = last.tail_comm > slack ? last.tail_comm - slack : 0.0;
+    const double left = last.tail_comm > slack ? 0.0 : slack - last.tail_comm;
+    const double last_opt = last.tail_optimizer > left ? last.tail_optimizer - left : 0.0;
+    const bool last_tail = par.pipeline > 1 && last_comm + last_opt > first.tail_comm + first.tail_optimizer;
+    const double tail_comm = last_tail ? last_comm : first.tail_comm;
+    r.optimizer = last_tail ? last_opt : first.tail_optimizer;
+    r.data_comm = mb * slow.data + tail_comm;
+    r.time = r.compute + r.recompute + r.tensor_comm + r.pipeline_comm + r.expert_comm + r.context_comm +
+             r.data_comm + r.bubble + r.optimizer;
+    const double step_tokens = static_cast<double>(job.global_batch) * static_cast<double>(job.sequence);
+    r.tokens_per_second = step_tokens / r.time;
+    // pass_forward_flops and layer_forward_flops on one whole sequence, transliterated.
+    const gpucalc::transformer& m = cm.spec();
+    const double h = static_cast<double>(m.hidden);
+    const double sequence = static_cast<double>(job.sequence);
+    const detail::attention_widths w1 = detail::attention_widths_per_gpu(cm, 1);
+    const double weights1 = 2.0 * h * w1.q + 2.0 * h * w1.kv +
+                            static_cast<double>(detail::active_experts_unchecked(m) * cm.layer().expert_weights) *
+                                (1.0 / static_cast<double>(1)) +
+                            static_cast<double>(cm.layer().router);
+    const double pairs = detail::attention_pairs_unchecked(m, job.sequence, job.sequence, gpucalc::pair_count::all_keys);
+    const double gemm1 = 2.0 * (1.0 * sequence) * weights1;
+    const double attention1 = 4.0 * 1.0 * pairs * w1.q;
+    const double head = 2.0 * (1.0 * sequence) * (static_cast<double>(m.vocab) * h / 1.0);
+    const double forward = static_cast<double>(m.layers) * (gemm1 + attention1) + head;
+    double recomputed = 0.0;
+    if (s.recompute == gpucalc::recompute::full) {
+        recomputed = forward;
+    } else if (s.recompute == gpucalc::recompute::selective) {
+        recomputed = static_cast<double>(m.layers) * attention1;
+    }
+    r.gpus = detail::gpus_unchecked(par);
+    const double capacity = static_cast<double>(r.gpus) * peak * r.time;
+    const double sequences = static_cast<double>(job.global_batch);
+    r.mfu = sequences * 3.0 * forward / capacity;
+    r.hfu = sequences * (3.0 * forward + recomputed) / capacity;
+    return r;
+}
+
+// --- the library side ----------------------------------------------------------------------------
+
+[[gnu::noinline]] gpucalc::training_step library_step(const gpucalc::checked_model& m,
+                                                      const gpucalc::checked_cluster& c,
+                                                      const gpucalc::training_job& job,
+                                                      const gpucalc::training_strategy& s,
+                                                      const gpucalc::step_assumptions& a) {
+    return gpucalc::training_step_time(m, c, job, s, a);
+}
+
+gpucalc::checked_cluster eight_hgx_h100() {
+    gpucalc::cluster c{};
+    c.node.gpu = cat::h100_sxm;
+    c.nodes = 8;
+    c.inter_node = cat::infiniband_ndr;
+    return gpucalc::check(c);
+}
+
+raw_gpu raw_gpu_of(const gpucalc::checked_cluster& c) {
+    const gpucalc::gpu_spec& g = c.spec().node.gpu;
+    return {g.memory.value(), g.memory_bandwidth.value(), g.multiprocessors};
+}
+
+/// One evaluation's inputs: a job and a strategy.
+struct step_input {
+    gpucalc::training_job job;
+    gpucalc::training_strategy strategy;
+};
+
+/// 256 layouts of a 64-GPU job: TP 1–8, PP 1–8 (interleaved 1 or 2), DP the rest, micro-batch
+/// 1–4, every recompute mode and ZeRO stage, sequence parallelism on or off, 1–16 rounds of
+/// micro-batches a step.
+std::vector<step_input> varied_inputs() {
+    const std::vector<std::int64_t> tp = twin::varied(0, 3, 11), pp = twin::varied(0, 3, 12),
+                                    mb = twin::varied(0, 2, 13), rc = twin::varied(0, 2, 14),
+                                    zero = twin::varied(0, 3, 15), rounds = twin::varied(1, 16, 16),
+                                    flags = twin::varied(0, 3, 17);
+    std::vector<step_input> v;
+    for (std::size_t i = 0; i < twin::input_count; ++i) {
+        step_input in{};
+        gpucalc::parallel_layout& p = in.strategy.parallel;
+        p.tensor = std::int64_t{1} << tp[i];
+        p.pipeline = std::int64_t{1} << pp[i];
+        p.data = 64 / (p.tensor * p.pipeline);
+        p.sequence_parallel = p.tensor > 1 && (flags[i] & 1) != 0;
+        p.zero_stage = zero[i];
+        p.interleave = p.pipeline > 1 && (flags[i] & 2) != 0 ? 2 : 1;
+        in.strategy.micro_batch = std::int64_t{1} << mb[i];
+        in.strategy.recompute = static_cast<gpucalc::recompute>(rc[i]);
+        in.job.sequence = 4096;
+        in.job.global_batch = in.strategy.micro_batch * p.data * rounds[i];
+        v.push_back(in);
+    }
+    return v;
+}
+
+void expect_same_step(const gpucalc::training_step& lib, const raw_step& raw) {
+    twin::expect_same("time", lib.time, raw.time);
+    twin::expect_same("compute", lib.compute, raw.compute);
+    twin::expect_same("recompute", lib.recompute, raw.recompute);
+    twin::expect_same("tensor_comm", lib.tensor_comm, raw.tensor_comm);
+    twin::expect_same("pipeline_comm", lib.pipeline_comm, raw.pipeline_comm);
+    twin::expect_same("expert_comm", lib.expert_comm, raw.expert_comm);
+    twin::expect_same("context_comm", lib.context_comm, raw.context_comm);
+    twin::expect_same("data_comm", lib.data_comm, raw.data_comm);
+    twin::expect_same("bubble", lib.bubble, raw.bubble);
+    twin::expect_same("optimizer", lib.optimizer, raw.optimizer);
+    twin::expect_same("microbatches", lib.microbatches, raw.microbatches);
+    twin::expect_same("bubble_fraction", lib.bubble_fraction, raw.bubble_fraction);
+    twin::expect_same("forward_per_microbatch", lib.forward_per_microbatch, raw.forward_per_microbatch);
+    twin::expect_same("backward_per_microbatch", lib.backward_per_microbatch, raw.backward_per_microbatch);
+    twin::expect_same("slowest_stage", lib.slowest_stage, raw.slowest_stage);
+    twin::expect_same("gpus", lib.gpus, raw.gpus);
+    twin::expect_same("tokens_per_second", lib.tokens_per_second, raw.tokens_per_second);
+    twin::expect_same("mfu", lib.mfu, raw.mfu);
+    twin::expect_same("hfu", lib.hfu, raw.hfu);
+    twin::expect_same("memory total", lib.memory.total, raw.memory.total);
+    twin::expect_same("memory activations", lib.memory.activations, raw.memory.activations);
+    twin::expect_same("memory_fit ok", lib.memory_fit.ok, raw.fits);
+    twin::expect_same("memory_fit margin", lib.memory_fit.margin, raw.margin);
+}
+
+// The twin must agree with the library on every input it is timed on, and beyond them: an MoE
+// with expert parallelism (Mixtral 8x7B), flash attention off, the overlaps on, full-size
+// buckets, and a cluster of 2 nodes (TP 8 and DP across nodes).
+void check_twins() {
+    const gpucalc::checked_cluster cluster = eight_hgx_h100();
+    const raw_cluster rc = raw_of(cluster);
+    const raw_gpu gpu = raw_gpu_of(cluster);
+    const gpucalc::checked_model llama = gpucalc::check(cat::llama_2_70b);
+    const gpucalc::checked_model mixtral = gpucalc::check(cat::mixtral_8x7b);
+    gpucalc::step_assumptions overlapped{};
+    overlapped.data_parallel_overlap = 1.0;
+    overlapped.tensor_comm_overlap = 0.5;
+    overlapped.pipeline_comm_overlap = 0.25;
+    overlapped.expert_comm_overlap = 0.5;
+    overlapped.parameter_gather_overlap = 0.5;
+    for (const gpucalc::step_assumptions& a : {gpucalc::step_assumptions{}, overlapped}) {
+        for (step_input in : varied_inputs()) {
+            for (bool flash : {true, false}) {
+                in.job.flash_attention = flash;
+                expect_same_step(library_step(llama, cluster, in.job, in.strategy, a),
+                                 raw_step_time(llama, cluster, rc, gpu, in.job, in.strategy, a,
+                                               raw_of(in.job.overhead), a.bucket_bytes.value()));
+                if (in.strategy.parallel.data % 8 == 0) {
+                    step_input moe = in;
+                    moe.strategy.parallel.expert = 8;
+                    if (moe.strategy.parallel.pipeline > 32) continue;
+                    expect_same_step(library_step(mixtral, cluster, moe.job, moe.strategy, a),
+                                     raw_step_time(mixtral, cluster, rc, gpu, moe.job, moe.strategy, a,
+                                                   raw_of(moe.job.overhead), a.bucket_bytes.value()));
+                }
+            }
+        }
+    }
+}
+
+void BM_training_step_units(benchmark::State& state) {
+    const gpucalc::checked_cluster cluster = eight_hgx_h100();
+    const gpucalc::checked_model model = gpucalc::check(cat::llama_2_70b);
+    const gpucalc::step_assumptions a{};
+    const std::vector<step_input> inputs = varied_inputs();
+    std::size_t i = 0;
+    for (auto _ : state) {
+        const gpucalc::training_step r = library_step(model, cluster, inputs[i].job, inputs[i].strategy, a);
+        benchmark::DoNotOptimize(r.time.value());
+        i = (i + 1) & input_mask;
+    }
+}
+BENCHMARK(BM_training_step_units);
+
+void BM_training_step_raw(benchmark::State& state) {
+    const gpucalc::checked_cluster cluster = eight_hgx_h100();
+    const raw_cluster rc = raw_of(cluster);
+    const raw_gpu gpu = raw_gpu_of(cluster);
+    const gpucalc::checked_model model = gpucalc::check(cat::llama_2_70b);
+    const gpucalc::step_assumptions a{};
+    const double bucket = a.bucket_bytes.value();
+    const std::vector<step_input> inputs = varied_inputs();
+    std::vector<raw_overhead> overheads;
+    for (const step_input& in : inputs) overheads.push_back(raw_of(in.job.overhead));
+    std::size_t i = 0;
+    for (auto _ : state) {
+        const raw_step r = raw_step_time(model, cluster, rc, gpu, inputs[i].job, inputs[i].strategy, a,
+                                         overheads[i], bucket);
+        benchmark::DoNotOptimize(r.time);
+        i = (i + 1) & input_mask;
+    }
+}
+BENCHMARK(BM_training_step_raw);
+
+}  // namespace
+
+int main(int argc, char** argv) { return twin::run_benchmarks(argc, argv, check_twins); }

@@ -1,0 +1,186 @@
+// scaling/step_layout.hpp: where a training layout's groups sit on a cluster (Megatron-LM's rank
+// order), what a training step time refuses, and the collectives its groups run
+#pragma once
+
+#include <cstdint>
+
+#include "../detail/checks.hpp"
+#include "../hardware/cluster.hpp"
+#include "../model.hpp"
+#include "../parallelism.hpp"
+#include "../units.hpp"
+#include "../workload.hpp"
+#include "cluster_collectives.hpp"
+#include "placement.hpp"
+#include "step_compute.hpp"
+
+namespace gpucalc {
+namespace detail {
+
+/// gcd(a, b) for counts in [1, 2^40] (Euclid).
+constexpr std::int64_t common_divisor(std::int64_t a, std::int64_t b) {
+    while (b != 0) {
+        const std::int64_t r = a % b;
+        a = b;
+        b = r;
+    }
+    return a;
+}
+
+/// The ranks per node of a group whose members are `stride` ranks apart in Megatron-LM's rank
+/// order (TP innermost, then CP, then DP with EP carved from it, PP outermost; Megatron-LM
+/// parallel_state.initialize_model_parallel): a node of G GPUs holds ⌊G/stride⌋ of them
+/// (at least 1), taken as the largest count dividing the group that does not exceed it, so
+/// that every node holds the same number: gcd(ranks, max(1, ⌊G/stride⌋)) (derived; exact when
+/// stride divides G, the usual case). Should that need more nodes than the cluster has (an
+/// uneven layout), 0: the group is placed contiguously.
+constexpr std::int64_t group_ranks_per_node(std::int64_t ranks, std::int64_t stride,
+                                            std::int64_t node_gpus, std::int64_t nodes) {
+    const std::int64_t fit = stride >= node_gpus ? 1 : node_gpus / stride;
+    const std::int64_t g = common_divisor(ranks, fit);
+    return ranks / g > nodes ? 0 : g;
+}
+
+/// The placements of a layout's groups on a checked cluster, found once per evaluation.
+struct step_groups {
+    placement tensor;     ///< TP ranks: contiguous
+    placement pipeline;   ///< two neighbouring stages
+    placement data;       ///< DP ranks, TP apart
+    placement experts;    ///< EP ranks, TP apart (within the DP group)
+    placement replicas;   ///< the DP ÷ EP ranks that hold the same experts, TP·EP apart
+};
+
+/// Places the groups (the rule step_groups states). Neighbouring stages are TP·CP·DP ranks
+/// apart: they share a node only when the whole pipeline fits in one (TP·CP·DP·PP ≤ G);
+/// otherwise some pair of neighbours crosses nodes, and the slowest boundary binds the
+/// pipeline, so the pair is placed one rank on each of two nodes (derived).
+GPUCALC_DETAIL_INLINE constexpr step_groups place_groups(const checked_cluster& c,
+                                                         const parallel_layout& par,
+                                                         const char* function) {
+    const std::int64_t node_gpus = c.spec().node.gpus_per_node;
+    const std::int64_t nodes = c.spec().nodes;
+    const std::int64_t tp = par.tensor;
+    step_groups g{};
+    g.tensor = place(c, tp, group_placement{}, function);
+    const bool one_node = tp * par.data * par.pipeline <= node_gpus;
+    if (par.pipeline > 1) {
+        group_placement neighbours{};
+        neighbours.ranks_per_node = one_node ? 0 : 1;
+        g.pipeline = place(c, 2, neighbours, function);
+    }
+    group_placement data{};
+    data.ranks_per_node = group_ranks_per_node(par.data, tp, node_gpus, nodes);
+    g.data = place(c, par.data, data, function);
+    group_placement experts{};
+    experts.ranks_per_node = group_ranks_per_node(par.expert, tp, node_gpus, nodes);
+    g.experts = place(c, par.expert, experts, function);
+    const std::int64_t replicas = exact_quotient(par.data, par.expert);
+    group_placement same{};
+    same.ranks_per_node = group_ranks_per_node(replicas, tp * par.expert, node_gpus, nodes);
+    g.replicas = place(c, replicas, same, function);
+    return g;
+}
+
+/// One collective among a placed group, in seconds; 0 for one rank or nothing to move (a
+/// dense model's expert gradients: no collective is launched).
+GPUCALC_DETAIL_INLINE constexpr double collective_seconds(collective op, double bytes,
+                                                          const placement& p) {
+    if (p.ranks <= 1 || !(bytes > 0.0)) return 0.0;
+    collective_spec spec{};
+    spec.op = op;
+    spec.bytes = make<gpucalc::bytes>(bytes);
+    spec.ranks = p.ranks;
+    return placed_collective_time(spec, p).time.value();
+}
+
+/// An overlap in [0, 1].
+constexpr void require_overlap(const char* function, const char* field, double value) {
+    if (!(value >= 0.0 && value <= 1.0)) {
+        throw_invalid(function, field, value, "", "must be in [0, 1]");
+    }
+}
+
+constexpr void check(const step_assumptions& a, const char* function) {
+    require_fraction_of_peak(function, "assumptions.gemm_efficiency", a.gemm_efficiency);
+    require_fraction_of_peak(function, "assumptions.memory_efficiency", a.memory_efficiency);
+    require_fraction_of_peak(function, "assumptions.attention_forward_efficiency",
+                             a.attention_forward_efficiency);
+    require_fraction_of_peak(function, "assumptions.attention_backward_efficiency",
+                             a.attention_backward_efficiency);
+    require_overlap(function, "assumptions.tensor_comm_overlap", a.tensor_comm_overlap);
+    require_overlap(function, "assumptions.pipeline_comm_overlap", a.pipeline_comm_overlap);
+    require_overlap(function, "assumptions.expert_comm_overlap", a.expert_comm_overlap);
+    require_overlap(function, "assumptions.data_parallel_overlap", a.data_parallel_overlap);
+    require_overlap(function, "assumptions.parameter_gather_overlap",
+                    a.parameter_gather_overlap);
+    if (a.gemm_tile_rows < 1 || a.gemm_tile_rows > (1 << 20)) {
+        throw_invalid(function, "assumptions.gemm_tile_rows",
+                      static_cast<double>(a.gemm_tile_rows), "", "must be in [1, 2^20]");
+    }
+    if (a.gemm_tile_columns < 1 || a.gemm_tile_columns > (1 << 20)) {
+        throw_invalid(function, "assumptions.gemm_tile_columns",
+                      static_cast<double>(a.gemm_tile_columns), "", "must be in [1, 2^20]");
+    }
+    require_positive(function, "assumptions.bucket_bytes", a.bucket_bytes);
+}
+
+/// What training_step_time refuses before any evaluation (issue 15 §4), each naming the
+/// field as the caller wrote it. The job's and strategy's remaining rules are
+/// training_memory_per_gpu's, which the step time runs next.
+constexpr void check_step(const checked_model& cm, const checked_cluster& c,
+                          const training_job& job, const training_strategy& s,
+                          const step_assumptions& a, const char* function) {
+    const parallel_layout& par = s.parallel;
+    if (job.global_batch == 0) {
+        throw_invalid(function, "job.global_batch", 0.0, "",
+                      "must be stated (>= 1): a step time needs the micro-batches per step");
+    }
+    require_count(function, "job.global_batch", job.global_batch);
+    require_count(function, "job.sequence", job.sequence);
+    require_count(function, "strategy.micro_batch", s.micro_batch);
+    if (s.micro_batch > job.global_batch) {
+        throw_invalid(function, "strategy.micro_batch", static_cast<double>(s.micro_batch), "",
+                      "must not exceed job.global_batch = ",
+                      static_cast<double>(job.global_batch), "");
+    }
+    check(cm, par, job.sequence, layout_path{function, "strategy.parallel."});
+    const double per_round = static_cast<double>(s.micro_batch) * static_cast<double>(par.data);
+    if (!is_whole(static_cast<double>(job.global_batch) / per_round)) {
+        throw_invalid(function, "job.global_batch", static_cast<double>(job.global_batch), "",
+                      "must be a multiple of strategy.micro_batch x strategy.parallel.data = ",
+                      per_round, "");
+    }
+    if (par.context_parallel != 1) {
+        throw_invalid(function, "strategy.parallel.context_parallel",
+                      static_cast<double>(par.context_parallel), "",
+                      "must be 1: the step time does not model context parallelism yet");
+    }
+    const std::int64_t gpus = gpus_unchecked(par);
+    if (gpus > total_gpus(c)) {
+        throw_invalid(function, "strategy.parallel (tensor x pipeline x context_parallel x data)",
+                      static_cast<double>(gpus), "", "must not exceed the cluster's GPUs = ",
+                      static_cast<double>(total_gpus(c)), "");
+    }
+    const std::int64_t node_gpus = c.spec().node.gpus_per_node;
+    if (!a.allow_tensor_parallel_across_nodes &&
+        (par.tensor > node_gpus || !divides(par.tensor, node_gpus))) {
+        throw_invalid(function, "strategy.parallel.tensor", static_cast<double>(par.tensor), "",
+                      "must divide node.gpus_per_node = ", static_cast<double>(node_gpus),
+                      " (a TP group stays in a node unless "
+                      "assumptions.allow_tensor_parallel_across_nodes)");
+    }
+    if (job.lora.enabled) {
+        throw_invalid(function, "job.lora.enabled", 1.0, "",
+                      "must be false: the step time does not model LoRA yet");
+    }
+    if (s.offload_optimizer || s.offload_parameters) {
+        throw_invalid(function,
+                      s.offload_optimizer ? "strategy.offload_optimizer"
+                                          : "strategy.offload_parameters",
+                      1.0, "", "must be false: the step time does not model offload yet");
+    }
+    check(a, function);
+}
+
+}  // namespace detail
+}  // namespace gpucalc

@@ -1,0 +1,371 @@
+// scaling_step_test.cpp: the training step time of a parallel job: a tiny model worked by hand
+// term by term, a GEMM's tile and wave quantization, the 1F1B bubble equal to (p − 1)/v × the
+// micro-batch time and to (p − 1)/(v·m) of the ideal, TP's four collectives a layer, the
+// matmul shapes summing to the per-layer costs; and properties: more link bandwidth never
+// slows a step, DP never beats linear at fixed per-GPU work, recompute never speeds a step, a
+// layout that does not fit is an answer.
+#include <gpucalc/catalog/gpus.hpp>
+#include <gpucalc/catalog/links.hpp>
+#include <gpucalc/catalog/models.hpp>
+#include <gpucalc/format.hpp>
+#include <gpucalc/scaling/step.hpp>
+#include <gpucalc/testing.hpp>
+
+#include <doctest/doctest.h>
+
+#include <cstdint>
+
+using namespace gpucalc;
+using namespace gpucalc::literals;
+namespace cat = gpucalc::catalog;
+
+namespace {
+
+/// 4 layers, h = 256, 4 heads of 64, plain 1,024-wide MLP, vocab 1,024, LayerNorm, RoPE.
+constexpr transformer tiny = [] {
+    transformer m{};
+    m.name = "tiny";
+    m.layers = 4;
+    m.hidden = 256;
+    m.heads = 4;
+    m.kv_heads = 4;
+    m.head_dim = 64;
+    m.ffn_hidden = 1024;
+    m.vocab = 1024;
+    m.max_context = 1024;
+    m.mlp = mlp_kind::plain;
+    m.norm = norm_kind::layer_norm;
+    return m;
+}();
+
+/// A GPU of 100 TFLOP/s bf16 and 1 TB/s, 80 GB, no SM count (no wave quantization).
+constexpr gpu_spec toy_gpu = [] {
+    gpu_spec g = cat::h100_sxm;
+    g.name = "toy";
+    g.dense_peak.bf16 = make<flops_per_second>(1e14);
+    g.memory_bandwidth = make<bytes_per_second>(1e12);
+    g.memory = make<bytes>(80e9);
+    g.mig = nullptr;
+    g.mig_count = 0;
+    g.multiprocessors = 0;
+    return g;
+}();
+
+cluster one_node(const gpu_spec& gpu, std::int32_t nodes = 1) {
+    cluster c{};
+    c.node.gpu = gpu;
+    c.node.gpus_per_node = 8;
+    c.nodes = nodes;
+    c.inter_node = cat::infiniband_ndr;
+    c.nics_per_node = 8;
+    return c;
+}
+
+step_assumptions hand_assumptions() {
+    step_assumptions a{};
+    a.gemm_efficiency = 1.0;
+    a.memory_efficiency = 1.0;
+    a.attention_forward_efficiency = 0.5;
+    a.attention_backward_efficiency = 0.5;
+    return a;
+}
+
+training_job job_of(std::int64_t sequence, std::int64_t global_batch) {
+    training_job j{};
+    j.sequence = sequence;
+    j.global_batch = global_batch;
+    return j;
+}
+
+double sum_of_terms(const training_step& r) {
+    return (r.compute + r.recompute + r.tensor_comm + r.pipeline_comm + r.expert_comm +
+            r.context_comm + r.data_comm + r.bubble + r.optimizer)
+        .value();
+}
+
+cluster h100_cluster(std::int32_t nodes) { return one_node(cat::h100_sxm, nodes); }
+
+}  // namespace
+
+TEST_CASE("a tiny model on one GPU, every term worked by hand") {
+    // s = 512 tokens, b = 1, m = global 4 ÷ (1 × DP 1) = 4 micro-batches, GEMM efficiency 1,
+    // 100 TFLOP/s, 1 TB/s. Layer weights: Q, K, V, O 4·256² = 262,144 and MLP 2·256·1,024 =
+    // 524,288: 786,432; forward matmuls 2 × 512 × 786,432 = 805,306,368 FLOPs. Every GEMM is
+    // compute-bound: the thinnest, the output projection (512, 256, 256), takes 0.671 µs of
+    // compute and 655,360 B ÷ 1 TB/s = 0.655 µs of memory; its weight gradient (256, 256, 512)
+    // the same. Backward: twice the forward. Attention (FlashAttention, causal): 512·513/2 =
+    // 131,328 pairs × 4 × 256 = 134,479,872 FLOPs forward at 0.5 × peak, twice that backward.
+    // The head (512, 1,024, 256): 268,435,456 FLOPs forward, compute-bound, twice backward.
+    // (The full-precision check: the terms below to 1e-9.)
+    // Element-wise kernels at 1 TB/s, a token: 2 LayerNorms read and write 256 (1,024), 2
+    // residual adds read 2 × 256 and write 256 (1,536), GeLU reads and writes 1,024 (2,048),
+    // rotary reads and writes Q and K, 2 × (256 + 256) (1,024): 5,632 elements × 512 tokens × 2
+    // bytes = 5,767,168 B forward, twice backward.
+    const double layer_f = 805306368.0 / 1e14;
+    const double attention_f = 134479872.0 / 5e13;
+    const double elementwise_f = 5767168.0 / 1e12;
+    const double head_f = 268435456.0 / 1e14;
+    const double per_mb =
+        4.0 * (3.0 * layer_f + 3.0 * attention_f + 3.0 * elementwise_f) + 3.0 * head_f;
+    // Optimizer: 4 × (786,432 + 2 LayerNorms × 512) + embedding 262,144 + head 262,144 + final
+    // norm 512 = 3,674,624 parameters, AdamW: read and write 12 bytes of state, read a bf16
+    // gradient, write a bf16 parameter: 28 bytes each, at 1 TB/s.
+    const double optimizer = 3674624.0 * 28.0 / 1e12;
+    const training_step r = training_step_time(tiny, one_node(toy_gpu), job_of(512, 4),
+                                               training_strategy{}, hand_assumptions());
+    CHECK(r.microbatches == 4);
+    CHECK(r.gpus == 1);
+    CHECK(scaling_efficiency(r, r) == 1.0);
+    CHECK(r.compute.value() == approx(4.0 * per_mb, 1e-9));
+    CHECK(r.forward_per_microbatch.value() ==
+          approx(4.0 * (layer_f + attention_f + elementwise_f) + head_f, 1e-9));
+    CHECK(r.optimizer.value() == approx(optimizer, 1e-9));
+    CHECK(r.bubble.value() == 0.0);
+    CHECK(r.bubble_fraction == 0.0);
+    CHECK(r.tensor_comm.value() == 0.0);
+    CHECK(r.pipeline_comm.value() == 0.0);
+    CHECK(r.data_comm.value() == 0.0);
+    CHECK(r.recompute.value() == 0.0);
+    CHECK(r.time.value() == approx(4.0 * per_mb + optimizer, 1e-9));
+    CHECK(r.time.value() == approx(sum_of_terms(r), 1e-12));
+    // MFU: a sequence's model FLOPs, all keys counted: 4 × (805,306,368 + 4·512²·256) + the
+    // head 268,435,456 = 4,563,402,752 forward, × 3 × 4 sequences ÷ (100 TFLOP/s × time).
+    CHECK(r.mfu == approx(3.0 * 4.0 * 4563402752.0 / (1e14 * r.time.value()), 1e-9));
+    CHECK(r.hfu == approx(r.mfu, 1e-12));
+    CHECK(r.tokens_per_second == approx(make<tokens_per_second>(2048.0 / r.time.value()), 1e-12));
+    CHECK(r.memory_fit.ok);
+    CHECK(r.memory.total == approx(training_memory_per_gpu(tiny, job_of(512, 4),
+                                                           training_strategy{}).total, 1e-12));
+
+    SUBCASE("full recompute adds one forward of the layers; HFU counts it") {
+        training_strategy s{};
+        s.recompute = recompute::full;
+        const training_step f = training_step_time(tiny, one_node(toy_gpu), job_of(512, 4), s,
+                                                   hand_assumptions());
+        CHECK(f.recompute.value() ==
+              approx(4.0 * 4.0 * (layer_f + attention_f + elementwise_f), 1e-9));
+        CHECK(f.hfu == approx(f.mfu * 4.0 / 3.0, 1e-9));
+    }
+    SUBCASE("selective recompute adds the attention core's forward") {
+        training_strategy s{};
+        s.recompute = recompute::selective;
+        const training_step f = training_step_time(tiny, one_node(toy_gpu), job_of(512, 4), s,
+                                                   hand_assumptions());
+        CHECK(f.recompute.value() == approx(4.0 * 4.0 * attention_f, 1e-9));
+        // HFU: + 4 layers × 4·512²·256 attention FLOPs forward per sequence.
+        CHECK(f.hfu == approx(f.mfu * (3.0 * 4563402752.0 + 4.0 * 268435456.0) /
+                                  (3.0 * 4563402752.0), 1e-9));
+    }
+}
+
+TEST_CASE("a GEMM runs in whole waves of whole tiles") {
+    // 1 SM, 128 × 128 tiles: C[130 × 128] needs ⌈130/128⌉ × 1 = 2 tiles, 2 waves, each a full
+    // 128·128·64 tile: 2 × 2·128·128·64 FLOPs at the rate, not 2·130·128·64.
+    const detail::gemm_machine one_sm{1e12, 1e30, 1.0, 128.0, 128.0, 2.0};
+    CHECK(detail::gemm_seconds(one_sm, 130.0, 128.0, 64.0) ==
+          approx(2.0 * 2.0 * 128.0 * 128.0 * 64.0 / 1e12, 1e-12));
+    // 3 SMs: 2 tiles fit one wave.
+    const detail::gemm_machine three{1e12, 1e30, 3.0, 128.0, 128.0, 2.0};
+    CHECK(detail::gemm_seconds(three, 130.0, 128.0, 64.0) ==
+          approx(3.0 * 2.0 * 128.0 * 128.0 * 64.0 / 1e12, 1e-12));
+    // Unknown SMs: FLOPs over the rate; memory-bound when the bytes take longer.
+    const detail::gemm_machine plain{1e12, 1e30, 0.0, 128.0, 128.0, 2.0};
+    CHECK(detail::gemm_seconds(plain, 130.0, 128.0, 64.0) ==
+          approx(2.0 * 130.0 * 128.0 * 64.0 / 1e12, 1e-12));
+    const detail::gemm_machine slow_memory{1e15, 1e9, 0.0, 128.0, 128.0, 2.0};
+    CHECK(detail::gemm_seconds(slow_memory, 8.0, 4096.0, 4096.0) ==
+          approx((8.0 * 4096.0 + 4096.0 * 4096.0 + 8.0 * 4096.0) * 2.0 / 1e9, 1e-12));
+    // The H100's 132 SMs make a shape that quantizes badly slower per FLOP than one that does not.
+    const detail::gemm_machine h100{8e14, 2.8e12, 132.0, 128.0, 128.0, 2.0};
+    const double good = detail::gemm_seconds(h100, 128.0 * 12.0, 128.0 * 11.0, 8192.0);  // 132 tiles
+    const double bad = detail::gemm_seconds(h100, 128.0 * 12.0, 128.0 * 11.0 + 1.0, 8192.0);
+    CHECK(bad > 1.9 * good);
+}
+
+TEST_CASE("the matmuls at their shapes are the per-layer costs' FLOPs") {
+    // At 1 FLOP/s, no memory roof and no waves, a GEMM's seconds are its FLOPs.
+    const detail::gemm_machine count{1.0, 1e300, 0.0, 128.0, 128.0, 2.0};
+    for (const transformer* m : {&cat::llama_2_70b, &cat::llama_3_70b, &cat::mixtral_8x7b}) {
+        const checked_model cm = check(*m);
+        parallel_layout par{};
+        par.tensor = 8;
+        par.data = 8;
+        par.expert = m->experts > 1 ? 8 : 1;
+        const pass_shape pass{2, 4096, 4096, 4096, pair_count::causal};
+        const layer_cost one = layer_cost_of(cm, par, pass);
+        const detail::pass_seconds s = detail::layer_gemm_seconds(cm, par, 2.0 * 4096.0, count);
+        CHECK(s.forward == approx(one.forward_gemm.value(), 1e-9));
+        CHECK(s.backward == approx(one.backward_gemm.value(), 1e-9));
+    }
+}
+
+TEST_CASE("the bubble is (p - 1)/v of the slowest stage's micro-batch, (p - 1)/(v m) of ideal") {
+    const cluster c = h100_cluster(4);
+    for (std::int64_t v : {1, 2, 5}) {
+        for (std::int64_t global : {16, 64, 256}) {
+            training_strategy s{};
+            s.parallel.tensor = 8;
+            s.parallel.pipeline = 4;
+            s.parallel.interleave = v;
+            const training_step r =
+                training_step_time(cat::llama_2_70b, c, job_of(4096, global), s);
+            const double m = static_cast<double>(global);
+            CHECK(r.microbatches == global);
+            CHECK(r.bubble_fraction == approx(3.0 / (static_cast<double>(v) * m), 1e-12));
+            const double per_mb = (r.forward_per_microbatch + r.backward_per_microbatch).value();
+            CHECK(r.bubble.value() == approx(3.0 / static_cast<double>(v) * per_mb, 1e-12));
+            CHECK(r.compute + r.recompute + r.tensor_comm + r.pipeline_comm + r.expert_comm ==
+                  approx(m * (r.forward_per_microbatch + r.backward_per_microbatch), 1e-9));
+            CHECK(r.time.value() == approx(sum_of_terms(r), 1e-12));
+        }
+    }
+}
+
+TEST_CASE("tensor parallelism: two all-reduces forward and two backward a layer") {
+    // Llama-2-70B, TP 8 in one H100 node, 80 layers, m = 2: the tensor term is 2 × 80 × 4 all-
+    // reduces of half the layer's buffer (b·s·h·2 bytes), contiguous on the node's NVLink.
+    const checked_cluster c = check(h100_cluster(1));
+    training_strategy s{};
+    s.parallel.tensor = 8;
+    const training_step r = training_step_time(check(cat::llama_2_70b), c, job_of(4096, 2), s);
+    const double buffer = 4096.0 * 8192.0 * 2.0;
+    const duration one = collective_time({collective::all_reduce, make<bytes>(buffer), 8}, c).time;
+    CHECK(r.tensor_comm == approx(2.0 * 80.0 * 4.0 * one, 1e-9));
+    SUBCASE("with sequence parallelism: all-gathers and reduce-scatters of the same volume") {
+        s.parallel.sequence_parallel = true;
+        const training_step sp =
+            training_step_time(check(cat::llama_2_70b), c, job_of(4096, 2), s);
+        const duration ag = collective_time({collective::all_gather, make<bytes>(buffer), 8}, c).time;
+        const duration rs =
+            collective_time({collective::reduce_scatter, make<bytes>(buffer), 8}, c).time;
+        CHECK(sp.tensor_comm == approx(2.0 * 80.0 * 2.0 * 2.0 * (ag + rs), 1e-9));
+    }
+    SUBCASE("an overlap hides its share") {
+        step_assumptions a{};
+        a.tensor_comm_overlap = 0.25;
+        const training_step h =
+            training_step_time(check(cat::llama_2_70b), c, job_of(4096, 2), s, a);
+        CHECK(h.tensor_comm == approx(0.75 * r.tensor_comm, 1e-9));
+    }
+}
+
+TEST_CASE("more link bandwidth never slows a step") {
+    for (std::int64_t tp : {2, 8}) {
+        for (std::int64_t zero : {0, 1, 3}) {
+            training_strategy s{};
+            s.parallel.tensor = tp;
+            s.parallel.pipeline = 2;
+            s.parallel.data = 16 / tp;
+            s.parallel.zero_stage = zero;
+            cluster slow = h100_cluster(4);
+            const training_step base = training_step_time(cat::llama_2_13b, slow, job_of(4096, 64), s);
+            for (double k : {1.5, 2.0, 8.0}) {
+                cluster fast = slow;
+                fast.inter_node.per_direction = k * slow.inter_node.per_direction;
+                CHECK(training_step_time(cat::llama_2_13b, fast, job_of(4096, 64), s).time <=
+                      base.time);
+                fast = slow;
+                fast.node.intra_node = cat::nvlink4;
+                fast.node.intra_node.per_direction = k * cat::nvlink4.per_direction;
+                CHECK(training_step_time(cat::llama_2_13b, fast, job_of(4096, 64), s).time <=
+                      base.time);
+            }
+        }
+    }
+}
+
+TEST_CASE("data parallelism never beats linear at fixed per-GPU work") {
+    // Same micro-batch, same micro-batches per rank: the global batch grows with DP.
+    for (std::int64_t tp : {1, 4, 8}) {
+        double previous_per_gpu = 0.0;
+        for (std::int64_t dp : {1, 2, 4, 8, 16}) {
+            if (tp * dp > 64) continue;
+            training_strategy s{};
+            s.parallel.tensor = tp;
+            s.parallel.data = dp;
+            const training_step r =
+                training_step_time(cat::llama_2_7b, h100_cluster(8), job_of(2048, 8 * dp), s);
+            const double per_gpu = in<tokens_per_second>(r.tokens_per_second) /
+                                   static_cast<double>(tp * dp);
+            if (dp > 1) CHECK(per_gpu <= previous_per_gpu * (1.0 + 1e-12));
+            previous_per_gpu = per_gpu;
+            if (dp == 1) continue;
+            // The same as a scaling efficiency against DP 1, the job's smallest here.
+            training_strategy one = s;
+            one.parallel.data = 1;
+            const training_step reference =
+                training_step_time(cat::llama_2_7b, h100_cluster(8), job_of(2048, 8), one);
+            const double e = scaling_efficiency(r, reference);
+            CHECK(e <= 1.0 + 1e-12);
+            CHECK(e == approx((in<tokens_per_second>(r.tokens_per_second) /
+                               static_cast<double>(tp * dp)) /
+                                  (in<tokens_per_second>(reference.tokens_per_second) /
+                                   static_cast<double>(tp)),
+                              1e-12));
+        }
+    }
+}
+
+TEST_CASE("recompute never speeds a step") {
+    for (std::int64_t pp : {1, 4}) {
+        training_strategy s{};
+        s.parallel.tensor = 8;
+        s.parallel.pipeline = pp;
+        s.parallel.data = 2;
+        const training_step none = training_step_time(cat::llama_2_70b, h100_cluster(8),
+                                                      job_of(4096, 64), s);
+        s.recompute = recompute::selective;
+        const training_step selective = training_step_time(cat::llama_2_70b, h100_cluster(8),
+                                                           job_of(4096, 64), s);
+        s.recompute = recompute::full;
+        const training_step full = training_step_time(cat::llama_2_70b, h100_cluster(8),
+                                                      job_of(4096, 64), s);
+        CHECK(none.time <= selective.time);
+        CHECK(selective.time <= full.time);
+        CHECK(full.hfu > full.mfu);
+    }
+}
+
+TEST_CASE("a layout that does not fit is a result, with its memory breakdown") {
+    // Llama-2-70B with TP 8 alone: 16 bytes a parameter of ~8.6 B parameters a GPU is far above
+    // 80 GB.
+    training_strategy s{};
+    s.parallel.tensor = 8;
+    const training_step r =
+        training_step_time(cat::llama_2_70b, h100_cluster(1), job_of(4096, 8), s);
+    CHECK_FALSE(r.memory_fit.ok);
+    CHECK(r.memory_fit.margin < data_size{});
+    CHECK(r.memory.optimizer_states > 80.0_GB);
+    CHECK(r.time > duration{});
+    CHECK(r.mfu > 0.0);
+}
+
+TEST_CASE("data parallelism: the gradient reduction after the last backward, bucketed") {
+    // Llama-2-7B, DP 8 in one node, no overlap: the whole all-reduce of the 2-byte gradients is
+    // exposed; with full overlap, only what the last backward cannot hide, at least the last
+    // 25 MB bucket.
+    const checked_cluster c = check(h100_cluster(1));
+    const checked_model m = check(cat::llama_2_7b);
+    training_strategy s{};
+    s.parallel.data = 8;
+    const training_step r = training_step_time(m, c, job_of(4096, 8), s);
+    const double params = static_cast<double>(m.parameters().total);
+    const duration reduce =
+        collective_time({collective::all_reduce, make<bytes>(2.0 * params), 8}, c).time;
+    CHECK(r.data_comm == approx(reduce, 1e-9));
+    step_assumptions a{};
+    a.data_parallel_overlap = 1.0;
+    const training_step o = training_step_time(m, c, job_of(4096, 8), s, a);
+    const duration bucket =
+        collective_time({collective::all_reduce, make<bytes>(25e6), 8}, c).time;
+    CHECK(o.data_comm >= bucket * (1.0 - 1e-12));
+    CHECK(o.data_comm <= r.data_comm);
+    const duration hidden = reduce - o.backward_per_microbatch;
+    CHECK(o.data_comm == approx(hidden > bucket ? hidden : bucket, 1e-9));
+}
+
+TEST_CASE("time to train a token budget at the step's throughput") {
+    const training_step r =
+        training_step_time(tiny, one_node(toy_gpu), job_of(512, 4), training_strategy{});
+    CHECK(time_to_train(r, make<tokens>(2048.0 * 1000.0)) == approx(1000.0 * r.time, 1e-12));
+}
