@@ -31,8 +31,18 @@ void* operator new(std::size_t size) {
     if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
     throw std::bad_alloc();
 }
+// GCC 12 at -O2 inlines these into a std::vector's destructor and then warns that free() gets
+// a pointer from operator new (-Wmismatched-new-delete), not seeing that this operator new
+// is the malloc above: a known false positive for replaced allocation functions.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+#endif
 void operator delete(void* p) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
 namespace {
 constexpr usl_parameters known{0.05, 0.002};
