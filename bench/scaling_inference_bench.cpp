@@ -40,31 +40,6 @@ struct raw_estimate {
     double inter_node_bandwidth = 0.0;
 };
 
-struct raw_spec {
-    collective op;
-    double bytes;
-    std::int64_t ranks;
-    collective_algorithm algorithm;
-};
-
-/// detail::check(collective_spec), transliterated (the enum and count rules are the
-/// library's own code).
-inline void raw_check(const raw_spec& s, const char* function) {
-    detail::require_enumerator(function, "spec.op", s.op, detail::collective_count, "collective");
-    detail::require_enumerator(function, "spec.algorithm", s.algorithm,
-                               detail::collective_algorithm_count, "collective_algorithm");
-    twin::require_non_negative<gpucalc::data_size>(function, "spec.bytes", s.bytes);
-    detail::require_count(function, "spec.ranks", s.ranks);
-    if (s.op == collective::point_to_point && s.ranks != 2) {
-        detail::throw_invalid(function, "spec.ranks", static_cast<double>(s.ranks), "",
-                              "must be 2 for op = point_to_point (a message between two ranks)");
-    }
-    if (!detail::has_algorithm(s.op, s.algorithm)) {
-        detail::throw_invalid_name(function, "spec.algorithm", gpucalc::to_string(s.algorithm),
-                                   "is not defined for spec.op = ", gpucalc::to_string(s.op));
-    }
-}
-
 GPUCALC_DETAIL_INLINE inline void raw_complete(raw_estimate& e, collective op, std::int64_t n,
                                                double bytes) {
     e.time = e.latency_term + e.bandwidth_term;
