@@ -33,11 +33,17 @@ std::vector<double> varied_sizes() {
 
 // --- the twin, in bytes, seconds and bytes per second -------------------------------------------
 
-/// collective_time_estimate in base units.
-struct raw_estimate {
+/// collective_time_estimate in base units: what the flat functions return.
+struct raw_flat_result {
     double time = 0.0, latency_term = 0.0, bandwidth_term = 0.0;
     collective_algorithm algorithm = collective_algorithm::ring;
     double algorithm_bandwidth = 0.0, bus_bandwidth = 0.0;
+};
+
+/// placed_collective_estimate in base units, derived from the flat result as the library's is
+/// (a flat twin returning this whole struct builds and copies twice the bytes its library
+/// function does).
+struct raw_estimate : raw_flat_result {
     std::int64_t nodes = 1, ranks_per_node = 1, ranks_on_emptiest_node = 1;
     double intra_node_term = 0.0, inter_node_term = 0.0;
     gpucalc::link_level binding = gpucalc::link_level::intra_node;
@@ -69,7 +75,7 @@ inline void raw_check(const raw_spec& s, const char* function) {
     }
 }
 
-GPUCALC_DETAIL_INLINE inline void raw_complete(raw_estimate& e, collective op, std::int64_t n,
+GPUCALC_DETAIL_INLINE inline void raw_complete(raw_flat_result& e, collective op, std::int64_t n,
                                                double bytes) {
     e.time = e.latency_term + e.bandwidth_term;
     if (e.time > 0.0) {
@@ -79,10 +85,10 @@ GPUCALC_DETAIL_INLINE inline void raw_complete(raw_estimate& e, collective op, s
 }
 
 /// detail::flat_estimate, transliterated.
-GPUCALC_DETAIL_INLINE inline raw_estimate raw_flat_estimate(collective op, collective_algorithm a,
+GPUCALC_DETAIL_INLINE inline raw_flat_result raw_flat_estimate(collective op, collective_algorithm a,
                                                             std::int64_t n, double bytes,
                                                             double alpha, double bus) {
-    raw_estimate e{};
+    raw_flat_result e{};
     e.algorithm = a;
     if (n > 1) {
         const detail::alpha_beta_terms t = detail::flat_terms(op, a, n);
@@ -94,15 +100,15 @@ GPUCALC_DETAIL_INLINE inline raw_estimate raw_flat_estimate(collective op, colle
 }
 
 /// detail::flat_collective_time, transliterated.
-GPUCALC_DETAIL_INLINE inline raw_estimate raw_flat_time(const raw_spec& s, double alpha,
+GPUCALC_DETAIL_INLINE inline raw_flat_result raw_flat_time(const raw_spec& s, double alpha,
                                                         double bus) {
     if (s.algorithm != collective_algorithm::fastest) {
         return raw_flat_estimate(s.op, s.algorithm, s.ranks, s.bytes, alpha, bus);
     }
-    const raw_estimate first =
+    const raw_flat_result first =
         raw_flat_estimate(s.op, detail::default_algorithm(s.op), s.ranks, s.bytes, alpha, bus);
     if (!detail::chooses_ring_or_tree(s.op) || s.ranks <= 1) return first;
-    const raw_estimate tree =
+    const raw_flat_result tree =
         raw_flat_estimate(s.op, collective_algorithm::tree, s.ranks, s.bytes, alpha, bus);
     return tree.time < first.time ? tree : first;
 }
@@ -114,7 +120,7 @@ struct raw_link {
 };
 
 /// collective_time(spec, link), transliterated (the link's range checks as detail::check).
-[[gnu::noinline]] raw_estimate raw_collective_time(const raw_spec& s, const raw_link& l) {
+[[gnu::noinline]] raw_flat_result raw_collective_time(const raw_spec& s, const raw_link& l) {
     constexpr const char* function = "collective_time";
     raw_check(s, function);
     twin::require_non_negative<gpucalc::bandwidth>(function, "link.per_direction", l.per_direction);
@@ -302,13 +308,13 @@ GPUCALC_DETAIL_INLINE inline raw_estimate raw_placed_estimate(collective op,
                       intra_used ? bytes / p.intra_bus : 0.0,
                       across ? node_steps * (bytes / p.inter_bus) : 0.0, false);
     } else if (!across) {
-        const raw_estimate flat =
+        const raw_flat_result flat =
             raw_flat_estimate(op, a, p.ranks, bytes, p.intra_alpha, p.intra_bus);
         raw_set_terms(e, flat.latency_term, flat.bandwidth_term, 0.0, true);
     } else if (a == collective_algorithm::halving_doubling && op != collective::broadcast) {
-        const raw_estimate intra =
+        const raw_flat_result intra =
             raw_flat_estimate(op, a, p.per_node, bytes, p.intra_alpha, p.intra_bus);
-        const raw_estimate inter =
+        const raw_flat_result inter =
             raw_flat_estimate(op, a, p.nodes, bytes / g, p.inter_alpha, p.inter_bus / g);
         raw_set_terms(e, intra.latency_term + inter.latency_term, intra.bandwidth_term,
                       inter.bandwidth_term, false);
@@ -404,7 +410,7 @@ raw_spec raw_of(const gpucalc::collective_spec& s) {
 }
 
 template <class Library>
-void expect_same_estimate(const Library& lib, const raw_estimate& raw) {
+void expect_same_estimate(const Library& lib, const raw_flat_result& raw) {
     twin::expect_same("time", lib.time, raw.time);
     twin::expect_same("latency term", lib.latency_term, raw.latency_term);
     twin::expect_same("bandwidth term", lib.bandwidth_term, raw.bandwidth_term);
@@ -524,7 +530,7 @@ void BM_flat_all_reduce_raw(benchmark::State& state) {
     benchmark::DoNotOptimize(link);
     std::size_t i = 0;
     for (auto _ : state) {
-        const raw_estimate e = raw_collective_time(specs[i], link);
+        const raw_flat_result e = raw_collective_time(specs[i], link);
         benchmark::DoNotOptimize(e.time);
         i = (i + 1) & input_mask;
     }

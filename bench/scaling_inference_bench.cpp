@@ -29,18 +29,24 @@ using twin::input_mask;
 
 // --- the twin's parts: the placed collectives (scaling_bench.cpp) and decode (roofline_bench.cpp)
 
-/// collective_time_estimate in base units.
-struct raw_estimate {
+/// collective_time_estimate in base units: what the flat functions return.
+struct raw_flat_result {
     double time = 0.0, latency_term = 0.0, bandwidth_term = 0.0;
     collective_algorithm algorithm = collective_algorithm::ring;
     double algorithm_bandwidth = 0.0, bus_bandwidth = 0.0;
+};
+
+/// placed_collective_estimate in base units, derived from the flat result as the library's is
+/// (a flat twin returning this whole struct builds and copies twice the bytes its library
+/// function does).
+struct raw_estimate : raw_flat_result {
     std::int64_t nodes = 1, ranks_per_node = 1, ranks_on_emptiest_node = 1;
     double intra_node_term = 0.0, inter_node_term = 0.0;
     gpucalc::link_level binding = gpucalc::link_level::intra_node;
     double inter_node_bandwidth = 0.0;
 };
 
-GPUCALC_DETAIL_INLINE inline void raw_complete(raw_estimate& e, collective op, std::int64_t n,
+GPUCALC_DETAIL_INLINE inline void raw_complete(raw_flat_result& e, collective op, std::int64_t n,
                                                double bytes) {
     e.time = e.latency_term + e.bandwidth_term;
     if (e.time > 0.0) {
@@ -50,10 +56,10 @@ GPUCALC_DETAIL_INLINE inline void raw_complete(raw_estimate& e, collective op, s
 }
 
 /// detail::flat_estimate, transliterated.
-GPUCALC_DETAIL_INLINE inline raw_estimate raw_flat_estimate(collective op, collective_algorithm a,
+GPUCALC_DETAIL_INLINE inline raw_flat_result raw_flat_estimate(collective op, collective_algorithm a,
                                                             std::int64_t n, double bytes,
                                                             double alpha, double bus) {
-    raw_estimate e{};
+    raw_flat_result e{};
     e.algorithm = a;
     if (n > 1) {
         const detail::alpha_beta_terms t = detail::flat_terms(op, a, n);
@@ -228,13 +234,13 @@ GPUCALC_DETAIL_INLINE inline raw_estimate raw_placed_estimate(collective op,
                       intra_used ? bytes / p.intra_bus : 0.0,
                       across ? node_steps * (bytes / p.inter_bus) : 0.0, false);
     } else if (!across) {
-        const raw_estimate flat =
+        const raw_flat_result flat =
             raw_flat_estimate(op, a, p.ranks, bytes, p.intra_alpha, p.intra_bus);
         raw_set_terms(e, flat.latency_term, flat.bandwidth_term, 0.0, true);
     } else if (a == collective_algorithm::halving_doubling && op != collective::broadcast) {
-        const raw_estimate intra =
+        const raw_flat_result intra =
             raw_flat_estimate(op, a, p.per_node, bytes, p.intra_alpha, p.intra_bus);
-        const raw_estimate inter =
+        const raw_flat_result inter =
             raw_flat_estimate(op, a, p.nodes, bytes / g, p.inter_alpha, p.inter_bus / g);
         raw_set_terms(e, intra.latency_term + inter.latency_term, intra.bandwidth_term,
                       inter.bandwidth_term, false);
