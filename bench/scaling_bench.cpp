@@ -342,16 +342,12 @@ GPUCALC_DETAIL_INLINE inline raw_estimate raw_placed_estimate(collective op,
     constexpr const char* function = "collective_time";
     raw_check(s, function);
     const raw_placement p = raw_place(c, s.ranks, where, function);
-    raw_estimate e{};
-    if (s.algorithm != collective_algorithm::fastest) {
-        e = raw_placed_estimate(s.op, s.algorithm, p, s.bytes);
-    } else {
-        e = raw_placed_estimate(s.op, detail::default_algorithm(s.op), p, s.bytes);
-        if (detail::chooses_ring_or_tree(s.op) && p.ranks > 1) {
-            const raw_estimate tree =
-                raw_placed_estimate(s.op, collective_algorithm::tree, p, s.bytes);
-            if (tree.time < e.time) e = tree;
-        }
+    const bool fastest = s.algorithm == collective_algorithm::fastest;
+    raw_estimate e = raw_placed_estimate(
+        s.op, fastest ? detail::default_algorithm(s.op) : s.algorithm, p, s.bytes);
+    if (fastest && detail::chooses_ring_or_tree(s.op) && p.ranks > 1) {
+        const raw_estimate tree = raw_placed_estimate(s.op, collective_algorithm::tree, p, s.bytes);
+        if (tree.time < e.time) e = tree;
     }
     e.nodes = p.nodes;
     e.ranks_per_node = p.per_node;

@@ -443,15 +443,12 @@ GPUCALC_DETAIL_INLINE inline raw_decode raw_decode_step(const gpucalc::checked_m
 /// detail::placed_collective_time, transliterated.
 GPUCALC_DETAIL_INLINE inline raw_estimate raw_placed_collective_time(collective op, collective_algorithm a,
                                                                      double bytes, const raw_placement& p) {
-    raw_estimate e{};
-    if (a != collective_algorithm::fastest) {
-        e = raw_placed_estimate(op, a, p, bytes);
-    } else {
-        e = raw_placed_estimate(op, detail::default_algorithm(op), p, bytes);
-        if (detail::chooses_ring_or_tree(op) && p.ranks > 1) {
-            const raw_estimate tree = raw_placed_estimate(op, collective_algorithm::tree, p, bytes);
-            if (tree.time < e.time) e = tree;
-        }
+    const bool fastest = a == collective_algorithm::fastest;
+    raw_estimate e =
+        raw_placed_estimate(op, fastest ? detail::default_algorithm(op) : a, p, bytes);
+    if (fastest && detail::chooses_ring_or_tree(op) && p.ranks > 1) {
+        const raw_estimate tree = raw_placed_estimate(op, collective_algorithm::tree, p, bytes);
+        if (tree.time < e.time) e = tree;
     }
     e.nodes = p.nodes;
     e.ranks_per_node = p.per_node;
