@@ -120,7 +120,7 @@ struct raw_link {
 };
 
 /// collective_time(spec, link), transliterated (the link's range checks as detail::check).
-[[gnu::noinline]] raw_flat_result raw_collective_time(const raw_spec& s, const raw_link& l) {
+[[gnu::flatten, gnu::noinline]] raw_flat_result raw_collective_time(const raw_spec& s, const raw_link& l) {
     constexpr const char* function = "collective_time";
     raw_check(s, function);
     twin::require_non_negative<gpucalc::bandwidth>(function, "link.per_direction", l.per_direction);
@@ -337,7 +337,7 @@ GPUCALC_DETAIL_INLINE inline raw_estimate raw_placed_estimate(collective op,
 }
 
 /// collective_time(spec, checked_cluster, placement), transliterated.
-[[gnu::noinline]] raw_estimate raw_placed_time(const raw_spec& s, const raw_cluster& c,
+[[gnu::flatten, gnu::noinline]] raw_estimate raw_placed_time(const raw_spec& s, const raw_cluster& c,
                                                const raw_group_placement& where) {
     constexpr const char* function = "collective_time";
     raw_check(s, function);

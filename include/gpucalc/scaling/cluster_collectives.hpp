@@ -179,9 +179,8 @@ GPUCALC_DETAIL_INLINE constexpr placed_collective_estimate placed_collective_tim
 /// NCCL's own choice depends on its version, protocol and tuning; this is a model of it.
 /// Ranges: the spec as collective_spec states, spec.ranks at most total_gpus(c); `where` as
 /// group_placement states.
-constexpr placed_collective_estimate collective_time(const collective_spec& spec,
-                                                     const checked_cluster& c,
-                                                     const group_placement& where = {}) {
+GPUCALC_DETAIL_HOT constexpr placed_collective_estimate collective_time(
+    const collective_spec& spec, const checked_cluster& c, const group_placement& where = {}) {
     constexpr const char* function = "collective_time";
     detail::check(spec, function);
     return detail::placed_collective_time(spec, detail::place(c, spec.ranks, where, function));

@@ -347,8 +347,8 @@ GPUCALC_DETAIL_INLINE constexpr collective_time_estimate flat_collective_time(
 /// tree inside a node is a chain. Ranges: the spec as collective_spec states, spec.ranks at most
 /// link.span when the span is set (> 0); the link as link_spec states (named "link."), with
 /// per_direction > 0 whenever ranks > 1.
-constexpr collective_time_estimate collective_time(const collective_spec& spec,
-                                                   const link_spec& link) {
+GPUCALC_DETAIL_HOT constexpr collective_time_estimate collective_time(const collective_spec& spec,
+                                                                      const link_spec& link) {
     constexpr const char* function = "collective_time";
     detail::check(spec, function);
     detail::check(link, detail::field_path{function, "link."});
