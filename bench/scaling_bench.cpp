@@ -102,14 +102,18 @@ GPUCALC_DETAIL_INLINE inline raw_flat_result raw_flat_estimate(collective op, co
 /// detail::flat_collective_time, transliterated.
 GPUCALC_DETAIL_INLINE inline raw_flat_result raw_flat_time(const raw_spec& s, double alpha,
                                                         double bus) {
-    if (s.algorithm != collective_algorithm::fastest) {
-        return raw_flat_estimate(s.op, s.algorithm, s.ranks, s.bytes, alpha, bus);
+    const collective op = s.op;
+    const collective_algorithm algorithm = s.algorithm;
+    const std::int64_t n = s.ranks;
+    const double bytes = s.bytes;
+    if (algorithm != collective_algorithm::fastest) {
+        return raw_flat_estimate(op, algorithm, n, bytes, alpha, bus);
     }
     const raw_flat_result first =
-        raw_flat_estimate(s.op, detail::default_algorithm(s.op), s.ranks, s.bytes, alpha, bus);
-    if (!detail::chooses_ring_or_tree(s.op) || s.ranks <= 1) return first;
+        raw_flat_estimate(op, detail::default_algorithm(op), n, bytes, alpha, bus);
+    if (!detail::chooses_ring_or_tree(op) || n <= 1) return first;
     const raw_flat_result tree =
-        raw_flat_estimate(s.op, collective_algorithm::tree, s.ranks, s.bytes, alpha, bus);
+        raw_flat_estimate(op, collective_algorithm::tree, n, bytes, alpha, bus);
     return tree.time < first.time ? tree : first;
 }
 

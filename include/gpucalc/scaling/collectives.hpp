@@ -313,17 +313,24 @@ GPUCALC_DETAIL_INLINE constexpr collective_time_estimate flat_estimate(
     return e;
 }
 
-/// collective_time(spec, link) for a checked spec and link: `fastest` resolved.
+/// collective_time(spec, link) for a checked spec and link: `fastest` resolved. The spec's
+/// fields are read once, before anything is written to the result: the result is returned
+/// through a pointer the compiler cannot prove distinct from `spec`, and Clang 14 reloaded
+/// them from memory after the first estimate's stores (docs/benchmarks.md).
 GPUCALC_DETAIL_INLINE constexpr collective_time_estimate flat_collective_time(
     const collective_spec& spec, duration alpha, bandwidth bus) {
-    if (spec.algorithm != collective_algorithm::fastest) {
-        return flat_estimate(spec.op, spec.algorithm, spec.ranks, spec.bytes, alpha, bus);
+    const collective op = spec.op;
+    const collective_algorithm algorithm = spec.algorithm;
+    const std::int64_t n = spec.ranks;
+    const data_size bytes = spec.bytes;
+    if (algorithm != collective_algorithm::fastest) {
+        return flat_estimate(op, algorithm, n, bytes, alpha, bus);
     }
     const collective_time_estimate first =
-        flat_estimate(spec.op, default_algorithm(spec.op), spec.ranks, spec.bytes, alpha, bus);
-    if (!chooses_ring_or_tree(spec.op) || spec.ranks <= 1) return first;
+        flat_estimate(op, default_algorithm(op), n, bytes, alpha, bus);
+    if (!chooses_ring_or_tree(op) || n <= 1) return first;
     const collective_time_estimate tree =
-        flat_estimate(spec.op, collective_algorithm::tree, spec.ranks, spec.bytes, alpha, bus);
+        flat_estimate(op, collective_algorithm::tree, n, bytes, alpha, bus);
     return tree.time < first.time ? tree : first;  // a tie keeps the ring
 }
 
