@@ -85,9 +85,10 @@ GPUCALC_DETAIL_INLINE inline void raw_complete(raw_flat_result& e, collective op
 }
 
 /// detail::flat_estimate, transliterated.
-GPUCALC_DETAIL_INLINE inline raw_flat_result raw_flat_estimate(collective op, collective_algorithm a,
-                                                            std::int64_t n, double bytes,
-                                                            double alpha, double bus) {
+GPUCALC_DETAIL_INLINE inline raw_flat_result raw_flat_estimate(collective op,
+                                                               collective_algorithm a,
+                                                               std::int64_t n, double bytes,
+                                                               double alpha, double bus) {
     raw_flat_result e{};
     e.algorithm = a;
     if (n > 1) {
@@ -114,7 +115,8 @@ GPUCALC_DETAIL_INLINE inline raw_flat_result raw_flat_time(const raw_spec& s, do
     if (!detail::chooses_ring_or_tree(op) || n <= 1) return first;
     const raw_flat_result tree =
         raw_flat_estimate(op, collective_algorithm::tree, n, bytes, alpha, bus);
-    return tree.time < first.time ? tree : first;
+    const raw_flat_result* const pair[2] = {&first, &tree};
+    return *pair[tree.time < first.time ? 1 : 0];
 }
 
 /// A link in base units, with its bus bandwidth.
@@ -124,7 +126,8 @@ struct raw_link {
 };
 
 /// collective_time(spec, link), transliterated (the link's range checks as detail::check).
-[[gnu::flatten, gnu::noinline]] raw_flat_result raw_collective_time(const raw_spec& s, const raw_link& l) {
+[[gnu::flatten, gnu::noinline]] raw_flat_result raw_collective_time(const raw_spec& s,
+                                                                    const raw_link& l) {
     constexpr const char* function = "collective_time";
     raw_check(s, function);
     twin::require_non_negative<gpucalc::bandwidth>(function, "link.per_direction", l.per_direction);
@@ -341,8 +344,9 @@ GPUCALC_DETAIL_INLINE inline raw_estimate raw_placed_estimate(collective op,
 }
 
 /// collective_time(spec, checked_cluster, placement), transliterated.
-[[gnu::flatten, gnu::noinline]] raw_estimate raw_placed_time(const raw_spec& s, const raw_cluster& c,
-                                               const raw_group_placement& where) {
+[[gnu::flatten, gnu::noinline]] raw_estimate raw_placed_time(const raw_spec& s,
+                                                              const raw_cluster& c,
+                                                              const raw_group_placement& where) {
     constexpr const char* function = "collective_time";
     raw_check(s, function);
     const raw_placement p = raw_place(c, s.ranks, where, function);

@@ -56,9 +56,10 @@ GPUCALC_DETAIL_INLINE inline void raw_complete(raw_flat_result& e, collective op
 }
 
 /// detail::flat_estimate, transliterated.
-GPUCALC_DETAIL_INLINE inline raw_flat_result raw_flat_estimate(collective op, collective_algorithm a,
-                                                            std::int64_t n, double bytes,
-                                                            double alpha, double bus) {
+GPUCALC_DETAIL_INLINE inline raw_flat_result raw_flat_estimate(collective op,
+                                                               collective_algorithm a,
+                                                               std::int64_t n, double bytes,
+                                                               double alpha, double bus) {
     raw_flat_result e{};
     e.algorithm = a;
     if (n > 1) {
