@@ -89,10 +89,15 @@ GPUCALC_DETAIL_INLINE constexpr flop_rate check_pass(const checked_model& cm, co
 }
 
 /// decode() with the MoE experts touched taken as expected (false) or as few as possible,
-/// naming `function` in its errors.
-constexpr decode_estimate decode_step(const checked_model& cm, const gpu_spec& gpu,
-                                      const serving_setup& s, bool fewest_experts,
-                                      const char* function) {
+/// naming `function` in its errors. Inlined under Clang (detail/config.hpp): it returns
+/// quantities, and decode_step_time reaches it two levels down, below what Clang 14's flatten
+/// inlines, so out of line its estimate went through memory (Clang: 1,333 instructions a
+/// decode_step_time against its raw-double twin's 1,301).
+GPUCALC_DETAIL_INLINE constexpr decode_estimate decode_step(const checked_model& cm,
+                                                            const gpu_spec& gpu,
+                                                            const serving_setup& s,
+                                                            bool fewest_experts,
+                                                            const char* function) {
     const transformer& m = cm.spec();
     const flop_rate peak_rate = check_pass(cm, gpu, s, function);
     const std::int64_t tp = s.parallel.tensor;

@@ -123,19 +123,20 @@ GPUCALC_DETAIL_INLINE constexpr placed_collective_estimate placed_estimate(
     return e;
 }
 
-/// collective_time(spec, cluster) for a checked spec and placement: `fastest` resolved.
+/// collective_time(spec, cluster) for a checked spec and placement: `fastest` resolved. The
+/// estimate is initialized from placed_estimate's result, never assigned it: a struct holding
+/// quantities is not trivially copyable, so an assignment went through a temporary and a
+/// member-wise copy (GCC 12: 35 more instructions a call than the raw-double twin), where an
+/// initialization constructs the result in place.
 GPUCALC_DETAIL_INLINE constexpr placed_collective_estimate placed_collective_time(
     const collective_spec& spec, const placement& p) {
-    placed_collective_estimate e{};
-    if (spec.algorithm != collective_algorithm::fastest) {
-        e = placed_estimate(spec.op, spec.algorithm, p, spec.bytes);
-    } else {
-        e = placed_estimate(spec.op, default_algorithm(spec.op), p, spec.bytes);
-        if (chooses_ring_or_tree(spec.op) && p.ranks > 1) {
-            const placed_collective_estimate tree =
-                placed_estimate(spec.op, collective_algorithm::tree, p, spec.bytes);
-            if (tree.time < e.time) e = tree;  // a tie keeps the ring
-        }
+    const bool fastest = spec.algorithm == collective_algorithm::fastest;
+    placed_collective_estimate e = placed_estimate(
+        spec.op, fastest ? default_algorithm(spec.op) : spec.algorithm, p, spec.bytes);
+    if (fastest && chooses_ring_or_tree(spec.op) && p.ranks > 1) {
+        const placed_collective_estimate tree =
+            placed_estimate(spec.op, collective_algorithm::tree, p, spec.bytes);
+        if (tree.time < e.time) e = tree;  // a tie keeps the ring
     }
     e.nodes = p.nodes;
     e.ranks_per_node = p.per_node;
@@ -178,9 +179,8 @@ GPUCALC_DETAIL_INLINE constexpr placed_collective_estimate placed_collective_tim
 /// NCCL's own choice depends on its version, protocol and tuning; this is a model of it.
 /// Ranges: the spec as collective_spec states, spec.ranks at most total_gpus(c); `where` as
 /// group_placement states.
-constexpr placed_collective_estimate collective_time(const collective_spec& spec,
-                                                     const checked_cluster& c,
-                                                     const group_placement& where = {}) {
+GPUCALC_DETAIL_HOT constexpr placed_collective_estimate collective_time(
+    const collective_spec& spec, const checked_cluster& c, const group_placement& where = {}) {
     constexpr const char* function = "collective_time";
     detail::check(spec, function);
     return detail::placed_collective_time(spec, detail::place(c, spec.ranks, where, function));

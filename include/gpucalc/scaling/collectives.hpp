@@ -313,18 +313,33 @@ GPUCALC_DETAIL_INLINE constexpr collective_time_estimate flat_estimate(
     return e;
 }
 
-/// collective_time(spec, link) for a checked spec and link: `fastest` resolved.
+/// collective_time(spec, link) for a checked spec and link: `fastest` resolved. The spec's
+/// fields are read once, before anything is written to the result: the result is returned
+/// through a pointer the compiler cannot prove distinct from `spec`, and Clang 14 reloaded
+/// them from memory after the first estimate's stores (docs/benchmarks.md).
 GPUCALC_DETAIL_INLINE constexpr collective_time_estimate flat_collective_time(
     const collective_spec& spec, duration alpha, bandwidth bus) {
-    if (spec.algorithm != collective_algorithm::fastest) {
-        return flat_estimate(spec.op, spec.algorithm, spec.ranks, spec.bytes, alpha, bus);
+    const collective op = spec.op;
+    const collective_algorithm algorithm = spec.algorithm;
+    const std::int64_t n = spec.ranks;
+    const data_size bytes = spec.bytes;
+    if (algorithm != collective_algorithm::fastest) {
+        return flat_estimate(op, algorithm, n, bytes, alpha, bus);
     }
     const collective_time_estimate first =
-        flat_estimate(spec.op, default_algorithm(spec.op), spec.ranks, spec.bytes, alpha, bus);
-    if (!chooses_ring_or_tree(spec.op) || spec.ranks <= 1) return first;
+        flat_estimate(op, default_algorithm(op), n, bytes, alpha, bus);
+    if (!chooses_ring_or_tree(op) || n <= 1) return first;
     const collective_time_estimate tree =
-        flat_estimate(spec.op, collective_algorithm::tree, spec.ranks, spec.bytes, alpha, bus);
-    return tree.time < first.time ? tree : first;  // a tie keeps the ring
+        flat_estimate(op, collective_algorithm::tree, n, bytes, alpha, bus);
+    // The faster of the two through a pair of addresses, not `tree.time < first.time ? tree :
+    // first`: with the estimates in registers, GCC 12 compiled that choice of a struct that is
+    // not trivially copyable to a branch, mispredicted whenever the winner varies from call to
+    // call (a third of the calls over the benchmark's message sizes: 1.21x the raw-double
+    // twin's time at 2 % more instructions), where the twin's trivially copyable struct got a
+    // conditional move of its address. Indexing the addresses picks one without a branch.
+    // (Indexing a pair of copies instead made GCC's twin 1.2x slower, and Clang both.)
+    const collective_time_estimate* const pair[2] = {&first, &tree};
+    return *pair[tree.time < first.time ? 1 : 0];  // a tie keeps the ring
 }
 
 }  // namespace detail
@@ -347,8 +362,8 @@ GPUCALC_DETAIL_INLINE constexpr collective_time_estimate flat_collective_time(
 /// tree inside a node is a chain. Ranges: the spec as collective_spec states, spec.ranks at most
 /// link.span when the span is set (> 0); the link as link_spec states (named "link."), with
 /// per_direction > 0 whenever ranks > 1.
-constexpr collective_time_estimate collective_time(const collective_spec& spec,
-                                                   const link_spec& link) {
+GPUCALC_DETAIL_HOT constexpr collective_time_estimate collective_time(const collective_spec& spec,
+                                                                      const link_spec& link) {
     constexpr const char* function = "collective_time";
     detail::check(spec, function);
     detail::check(link, detail::field_path{function, "link."});
