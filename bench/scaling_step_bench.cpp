@@ -471,10 +471,14 @@ void check_twins() {
 }
 
 void BM_training_step_units(benchmark::State& state) {
-    const gpucalc::checked_cluster cluster = eight_hgx_h100();
-    const gpucalc::checked_model model = gpucalc::check(cat::llama_2_70b);
-    const gpucalc::step_assumptions a{};
-    const std::vector<step_input> inputs = varied_inputs();
+    gpucalc::checked_cluster cluster = eight_hgx_h100();
+    gpucalc::checked_model model = gpucalc::check(cat::llama_2_70b);
+    gpucalc::step_assumptions a{};
+    std::vector<step_input> inputs = varied_inputs();
+    benchmark::DoNotOptimize(cluster);
+    benchmark::DoNotOptimize(model);
+    benchmark::DoNotOptimize(a);
+    benchmark::DoNotOptimize(inputs);
     std::size_t i = 0;
     for (auto _ : state) {
         const gpucalc::training_step r = library_step(model, cluster, inputs[i].job, inputs[i].strategy, a);
@@ -485,15 +489,23 @@ void BM_training_step_units(benchmark::State& state) {
 BENCHMARK(BM_training_step_units);
 
 void BM_training_step_raw(benchmark::State& state) {
-    const gpucalc::checked_cluster cluster = eight_hgx_h100();
-    const raw_cluster rc = raw_of(cluster);
-    const raw_gpu gpu = raw_gpu_of(cluster);
-    const gpucalc::checked_model model = gpucalc::check(cat::llama_2_70b);
-    const gpucalc::step_assumptions a{};
-    const double bucket = a.bucket_bytes.value();
-    const std::vector<step_input> inputs = varied_inputs();
+    gpucalc::checked_cluster cluster = eight_hgx_h100();
+    raw_cluster rc = raw_of(cluster);
+    raw_gpu gpu = raw_gpu_of(cluster);
+    gpucalc::checked_model model = gpucalc::check(cat::llama_2_70b);
+    gpucalc::step_assumptions a{};
+    double bucket = a.bucket_bytes.value();
+    std::vector<step_input> inputs = varied_inputs();
     std::vector<raw_overhead> overheads;
     for (const step_input& in : inputs) overheads.push_back(raw_of(in.job.overhead));
+    benchmark::DoNotOptimize(cluster);
+    benchmark::DoNotOptimize(rc);
+    benchmark::DoNotOptimize(gpu);
+    benchmark::DoNotOptimize(model);
+    benchmark::DoNotOptimize(a);
+    benchmark::DoNotOptimize(bucket);
+    benchmark::DoNotOptimize(inputs);
+    benchmark::DoNotOptimize(overheads);
     std::size_t i = 0;
     for (auto _ : state) {
         const raw_step r = raw_step_time(model, cluster, rc, gpu, inputs[i].job, inputs[i].strategy, a,
