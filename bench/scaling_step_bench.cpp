@@ -15,6 +15,8 @@
 
 #include <benchmark/benchmark.h>
 
+#include "twin_collectives.hpp"
+#include "twin_memory.hpp"
 #include "twin_support.hpp"
 
 #include <cstdint>
@@ -27,392 +29,25 @@ namespace cat = gpucalc::catalog;
 using gpucalc::collective;
 using gpucalc::collective_algorithm;
 using twin::input_mask;
-
-/// workload.hpp's runtime_overhead, in bytes.
-struct raw_overhead {
-    double cuda_context, fragmentation, communication_buffers;
-};
-
-raw_overhead raw_of(const gpucalc::runtime_overhead& o) {
-    return {gpucalc::in<gpucalc::bytes>(o.cuda_context), o.fragmentation,
-            gpucalc::in<gpucalc::bytes>(o.communication_buffers)};
-}
-
-/// workload.hpp's detail::check(runtime_overhead), transliterated.
-inline void raw_check(const raw_overhead& o, const char* function) {
-    detail::require_non_negative(function, "overhead.cuda_context", o.cuda_context, "B");
-    detail::require_non_negative(function, "overhead.communication_buffers", o.communication_buffers, "B");
-    if (!(o.fragmentation >= 0.0 && o.fragmentation < 1.0)) {
-        detail::throw_invalid(function, "overhead.fragmentation", o.fragmentation, "", "must be in [0, 1)");
-    }
-}
-
-/// memory/overhead.hpp's detail::overhead_for(), transliterated.
-GPUCALC_DETAIL_INLINE inline double raw_overhead_for(const raw_overhead& o, double tensors, bool parallel) {
-    return o.cuda_context + o.fragmentation * tensors + (parallel ? o.communication_buffers : 0.0);
-}
-
-/// memory/training.hpp's model_states, in bytes, and detail::shard_model_states() transliterated.
-struct raw_model_states {
-    double weights, gradients, optimizer_states;
-};
-
-inline raw_model_states raw_shard_model_states(double parameters, const gpucalc::training_job& job,
-                                               std::int64_t zero_stage, double ranks) {
-    raw_model_states r{};
-    r.weights = twin::storage(parameters / (zero_stage >= 3 ? ranks : 1.0), job.parameters);
-    r.gradients = twin::storage(parameters / (zero_stage >= 2 ? ranks : 1.0), job.gradients);
-    r.optimizer_states =
-        parameters * detail::optimizer_bytes_per_parameter(job) / (zero_stage >= 1 ? ranks : 1.0);
-    return r;
-}
-
-/// memory/training.hpp's training_memory, in bytes.
-struct raw_training_memory {
-    double weights, gradients, optimizer_states, activations, overhead, total, host_memory,
-        activations_per_layer;
-};
-
-/// detail::training_memory_of(), transliterated (memory_bench.cpp's twin, for a checked model). `job` and `strategy` supply the counts, layout,
-/// formats and flags; the job's overhead is `overhead`, in bytes.
-GPUCALC_DETAIL_INLINE inline raw_training_memory raw_training(const gpucalc::checked_model& cm,
-                                                              const gpucalc::training_job& job,
-                                                              const gpucalc::training_strategy& strategy,
-                                                              const raw_overhead& overhead,
-                                                              const char* function) {
-    const gpucalc::transformer& m = cm.spec();
-    detail::check(cm, job, strategy, function);
-    raw_check(overhead, function);
-    const gpucalc::parallel_layout& par = strategy.parallel;
-    const detail::stage_weights w = detail::weights_on_worst_stage(cm, par.tensor, par.pipeline, par.expert);
-    const double stage_parameters = w.linear + w.embedding_class;
-    const double cp = static_cast<double>(par.context_parallel);
-    const double dense_ranks = static_cast<double>(par.data) * cp;
-    const double expert_ranks = static_cast<double>(detail::exact_quotient(par.data, par.expert)) * cp;
-    const std::int64_t stage = par.zero_stage;
-
-    raw_training_memory r{};
-    gpucalc::storage_format resident_format = job.parameters;
-    if (job.lora.enabled) {
-        resident_format = job.lora.frozen_base;
-        const double p3 = stage >= 3 ? dense_ranks : 1.0;
-        const double p3_experts = stage >= 3 ? expert_ranks : 1.0;
-        r.weights = twin::storage((w.linear - w.experts) / p3 + w.experts / p3_experts, job.lora.frozen_base) +
-                    twin::storage(w.embedding_class / p3, job.parameters);
-        const double adapter = static_cast<double>(detail::lora_parameters_unchecked(m, job.lora.adapter)) /
-                               (static_cast<double>(par.tensor) * static_cast<double>(par.pipeline));
-        const raw_model_states trained = raw_shard_model_states(adapter, job, stage, dense_ranks);
-        r.weights += trained.weights;
-        r.gradients = trained.gradients;
-        r.optimizer_states = trained.optimizer_states;
-    } else {
-        const raw_model_states dense = raw_shard_model_states(stage_parameters - w.experts, job, stage, dense_ranks);
-        r.weights = dense.weights;
-        r.gradients = dense.gradients;
-        r.optimizer_states = dense.optimizer_states;
-        if (w.experts > 0.0) {
-            const raw_model_states experts = raw_shard_model_states(w.experts, job, stage, expert_ranks);
-            r.weights += experts.weights;
-            r.gradients += experts.gradients;
-            r.optimizer_states += experts.optimizer_states;
-        }
-    }
-    if (strategy.offload_optimizer) {
-        r.host_memory += r.optimizer_states + r.gradients;
-        r.optimizer_states = 0.0;
-        r.gradients = 0.0;
-    }
-    if (strategy.offload_parameters) {
-        const double layer = w.linear / w.layers;
-        const double unit = layer > w.embedding_class ? layer : w.embedding_class;
-        r.host_memory += r.weights;
-        r.weights = twin::storage(2.0 * unit, resident_format);
-    }
-
-    const double per_layer = detail::layer_activation_bytes(cm, job, strategy, strategy.recompute);
-    r.activations_per_layer = per_layer;
-    const std::int64_t p = par.pipeline;
-    const std::int64_t per_step = detail::microbatches_per_step(job, strategy);
-    const double in_flight = static_cast<double>(per_step > 0 && per_step < p ? per_step : p);
-    const double interleave_factor =
-        par.interleave > 1 ? 1.0 + static_cast<double>(p - 1) / static_cast<double>(p * par.interleave) : 1.0;
-    double activations = w.layers * in_flight * interleave_factor * per_layer;
-    if (strategy.recompute != gpucalc::recompute::none) {
-        activations += detail::layer_activation_bytes(cm, job, strategy, gpucalc::recompute::none) - per_layer;
-    }
-    const double local_tokens = static_cast<double>(job.sequence) / cp * static_cast<double>(strategy.micro_batch);
-    const double sbh = local_tokens * static_cast<double>(m.hidden);
-    const double t = static_cast<double>(par.tensor);
-    const bool sp = par.sequence_parallel && par.tensor > 1;
-    const double replicated_share = sp ? 1.0 / t : 1.0;
-    if (job.dropout) activations += sbh * in_flight * replicated_share;
-    if (p == 1) {
-        const double e = gpucalc::bytes_per_element({job.activations.element});
-        activations += 2.0 * e * sbh * replicated_share + 4.0 * local_tokens * static_cast<double>(m.vocab) / t;
-    }
-    r.activations = activations;
-
-    const double tensors = r.weights + r.gradients + r.optimizer_states + r.activations;
-    const bool parallel = detail::gpus_unchecked(par) > 1;
-    r.overhead = raw_overhead_for(overhead, tensors, parallel);
-    r.total = tensors + r.overhead;
-    return r;
-}
-
-// --- the collectives' twin (scaling_bench.cpp's), in bytes, seconds and bytes per second ------
-
-/// collective_time_estimate in base units.
-struct raw_estimate {
-    double time = 0.0, latency_term = 0.0, bandwidth_term = 0.0;
-    collective_algorithm algorithm = collective_algorithm::ring;
-    double algorithm_bandwidth = 0.0, bus_bandwidth = 0.0;
-    std::int64_t nodes = 1, ranks_per_node = 1, ranks_on_emptiest_node = 1;
-    double intra_node_term = 0.0, inter_node_term = 0.0;
-    gpucalc::link_level binding = gpucalc::link_level::intra_node;
-    double inter_node_bandwidth = 0.0;
-};
-
-struct raw_spec {
-    collective op;
-    double bytes;
-    std::int64_t ranks;
-    collective_algorithm algorithm;
-};
-
-
-GPUCALC_DETAIL_INLINE inline void raw_complete(raw_estimate& e, collective op, std::int64_t n,
-                                               double bytes) {
-    e.time = e.latency_term + e.bandwidth_term;
-    if (e.time > 0.0) {
-        e.algorithm_bandwidth = bytes / e.time;
-        e.bus_bandwidth = detail::bus_factor_unchecked(op, n) * e.algorithm_bandwidth;
-    }
-}
-
-/// detail::flat_estimate, transliterated.
-GPUCALC_DETAIL_INLINE inline raw_estimate raw_flat_estimate(collective op, collective_algorithm a,
-                                                            std::int64_t n, double bytes,
-                                                            double alpha, double bus) {
-    raw_estimate e{};
-    e.algorithm = a;
-    if (n > 1) {
-        const detail::alpha_beta_terms t = detail::flat_terms(op, a, n);
-        e.latency_term = t.latency_steps * alpha;
-        e.bandwidth_term = t.volume * (bytes / bus);
-    }
-    raw_complete(e, op, n, bytes);
-    return e;
-}
-
-
-
-/// A link's fields in base units, compared as link_spec's operator== compares them.
-struct raw_link_fields {
-    std::string_view name;
-    double per_direction, latency;
-    std::int32_t span;
-    double collective_efficiency;
-};
-
-GPUCALC_DETAIL_INLINE inline bool raw_same_link(const raw_link_fields& a,
-                                                const raw_link_fields& b) {
-    return a.name == b.name && a.per_direction == b.per_direction && a.latency == b.latency &&
-           a.span == b.span && detail::exactly_equal(a.collective_efficiency,
-                                                     b.collective_efficiency);
-}
-
-/// A checked cluster's values, in base units: what detail::place reads from it.
-struct raw_cluster {
-    std::int64_t gpus_per_node, nodes, total_gpus;
-    raw_link_fields intra, host;
-    double inter_latency, inter_efficiency, node_network;
-};
-
-struct raw_group_placement {
-    std::int64_t ranks_per_node = 0, groups_per_node = 0;
-    double tree_bandwidth_derate = 0.92;
-};
-
-struct raw_placement {
-    std::int64_t ranks, per_node, emptiest, nodes;
-    double intra_alpha, intra_bus, inter_alpha, inter_bus, inter_bus_full;
-    bool intra_is_host;
-    double tree_derate;
-};
-
-/// detail::network_share, transliterated.
-GPUCALC_DETAIL_INLINE inline double raw_network_share(double network, double host,
-                                                      std::int64_t g_node,
-                                                      std::int64_t node_gpus,
-                                                      std::int64_t groups) {
-    const double g = static_cast<double>(g_node);
-    const double share = groups == 0 ? network * (g / static_cast<double>(node_gpus))
-                                     : network / static_cast<double>(groups);
-    const double cap = g * host;
-    return host > 0.0 && cap < share ? cap : share;
-}
-
-/// detail::place, transliterated.
-GPUCALC_DETAIL_INLINE inline raw_placement raw_place(const raw_cluster& c, std::int64_t ranks,
-                                                     const raw_group_placement& where,
-                                                     const char* function) {
-    const std::int64_t node_gpus = c.gpus_per_node;
-    if (ranks > c.total_gpus) {
-        detail::throw_invalid(function, "spec.ranks", static_cast<double>(ranks), "",
-                              "must not exceed the cluster's GPUs = ",
-                              static_cast<double>(c.total_gpus), " (nodes x node.gpus_per_node)");
-    }
-    const std::int64_t strided = where.ranks_per_node;
-    if (strided < 0 || strided > node_gpus) {
-        detail::throw_invalid(function, "placement.ranks_per_node", static_cast<double>(strided),
-                              "", "must be 0 (contiguous) or in [1, node.gpus_per_node = ",
-                              static_cast<double>(node_gpus), "]");
-    }
-    raw_placement p{};
-    p.ranks = ranks;
-    if (strided == 0) {
-        p.per_node = ranks < node_gpus ? ranks : node_gpus;
-        p.nodes = detail::ceil_div(ranks, p.per_node);
-        p.emptiest = ranks - (p.nodes - 1) * p.per_node;
-    } else {
-        if (!detail::divides(strided, ranks)) {
-            detail::throw_invalid(function, "spec.ranks", static_cast<double>(ranks), "",
-                                  "must be a multiple of placement.ranks_per_node = ",
-                                  static_cast<double>(strided), " (the same ranks on each node)");
-        }
-        p.per_node = strided;
-        p.emptiest = strided;
-        p.nodes = detail::exact_quotient(ranks, strided);
-        if (p.nodes > c.nodes) {
-            detail::throw_invalid(function, "placement.ranks_per_node",
-                                  static_cast<double>(strided), "",
-                                  "places spec.ranks on more nodes than the cluster's nodes = ",
-                                  static_cast<double>(c.nodes),
-                                  " (spec.ranks / placement.ranks_per_node)");
-        }
-    }
-    const std::int64_t groups = where.groups_per_node;
-    if (groups < 0 || groups > node_gpus || groups * p.per_node > node_gpus) {
-        detail::throw_invalid(function, "placement.groups_per_node", static_cast<double>(groups),
-                              "",
-                              "must be 0 (every GPU busy) or in [1, node.gpus_per_node / the "
-                              "group's ranks on its fullest node = ",
-                              static_cast<double>(node_gpus / p.per_node),
-                              "] (groups on a node use distinct GPUs)");
-    }
-    detail::require_fraction_of_peak(function, "placement.tree_bandwidth_derate",
-                                     where.tree_bandwidth_derate);
-    p.tree_derate = where.tree_bandwidth_derate;
-    p.intra_alpha = c.intra.latency;
-    p.intra_bus = c.intra.collective_efficiency * c.intra.per_direction;
-    p.inter_alpha = c.inter_latency;
-    if (p.nodes > 1) {
-        p.intra_is_host = raw_same_link(c.intra, c.host);
-        const double network = c.inter_efficiency * c.node_network;
-        const double host_bus = c.host.collective_efficiency * c.host.per_direction;
-        p.inter_bus = raw_network_share(network, host_bus, p.emptiest, node_gpus, groups);
-        p.inter_bus_full =
-            p.emptiest == p.per_node
-                ? p.inter_bus
-                : raw_network_share(network, host_bus, p.per_node, node_gpus, groups);
-    }
-    return p;
-}
-
-/// detail::set_terms, transliterated.
-GPUCALC_DETAIL_INLINE inline void raw_set_terms(raw_estimate& e, double latency, double intra,
-                                                double inter, bool pipelined) {
-    e.latency_term = latency;
-    e.intra_node_term = intra;
-    e.inter_node_term = inter;
-    e.bandwidth_term = !pipelined ? intra + inter : intra > inter ? intra : inter;
-    e.binding = intra > inter ? gpucalc::link_level::intra_node : gpucalc::link_level::inter_node;
-}
-
-/// detail::ring_across, transliterated.
-GPUCALC_DETAIL_INLINE inline void raw_ring_across(raw_estimate& e, collective op,
-                                                  collective_algorithm a, const raw_placement& p,
-                                                  double bytes) {
-    const detail::alpha_beta_terms t = detail::flat_terms(op, a, p.ranks);
-    const double crossings = static_cast<double>(p.nodes - 1);
-    double inter_steps = op == collective::all_reduce ? 2.0 * crossings : crossings;
-    if (op == collective::broadcast && a == collective_algorithm::halving_doubling) {
-        inter_steps += static_cast<double>(detail::ceil_log2(p.nodes));
-    }
-    const double latency =
-        (t.latency_steps - inter_steps) * p.intra_alpha + inter_steps * p.inter_alpha;
-    const double volume = t.volume * bytes;
-    const double g = static_cast<double>(p.per_node);
-    const double intra_share = p.intra_is_host ? 1.0 : (g - 1.0) / g;
-    const double intra = p.per_node == 1 ? 0.0 : intra_share * (volume / p.intra_bus);
-    raw_set_terms(e, latency, intra, volume / p.inter_bus, true);
-}
-
-/// detail::placed_estimate, transliterated: every op and algorithm.
-GPUCALC_DETAIL_INLINE inline raw_estimate raw_placed_estimate(collective op,
-                                                              collective_algorithm a,
-                                                              const raw_placement& p,
-                                                              double bytes) {
-    const double g = static_cast<double>(p.per_node);
-    const double n = static_cast<double>(p.ranks);
-    const double node_steps = static_cast<double>(detail::ceil_log2(p.nodes));
-    const bool across = p.nodes > 1;
-    const bool intra_used = p.per_node > 1;
-    raw_estimate e{};
-    if (op == collective::all_reduce && a == collective_algorithm::tree) {
-        const double volume = (2.0 / p.tree_derate) * bytes;
-        raw_set_terms(e, 2.0 * ((g - 1.0) * p.intra_alpha + node_steps * p.inter_alpha),
-                      intra_used ? volume / p.intra_bus : 0.0,
-                      across ? volume / p.inter_bus : 0.0, true);
-    } else if (op == collective::broadcast && a == collective_algorithm::tree) {
-        raw_set_terms(e, node_steps * p.inter_alpha + (g - 1.0) * p.intra_alpha,
-                      intra_used ? bytes / p.intra_bus : 0.0,
-                      across ? node_steps * (bytes / p.inter_bus) : 0.0, false);
-    } else if (!across) {
-        const raw_estimate flat =
-            raw_flat_estimate(op, a, p.ranks, bytes, p.intra_alpha, p.intra_bus);
-        raw_set_terms(e, flat.latency_term, flat.bandwidth_term, 0.0, true);
-    } else if (a == collective_algorithm::halving_doubling && op != collective::broadcast) {
-        const raw_estimate intra =
-            raw_flat_estimate(op, a, p.per_node, bytes, p.intra_alpha, p.intra_bus);
-        const raw_estimate inter =
-            raw_flat_estimate(op, a, p.nodes, bytes / g, p.inter_alpha, p.inter_bus / g);
-        raw_set_terms(e, intra.latency_term + inter.latency_term, intra.bandwidth_term,
-                      inter.bandwidth_term, false);
-    } else if (op == collective::all_to_all) {
-        const double gmin = static_cast<double>(p.emptiest);
-        const double on_node = intra_used ? ((g - 1.0) / n) * (bytes / p.intra_bus) : 0.0;
-        const double full_off = (g * (n - g) / n) * (bytes / p.inter_bus_full);
-        const double emptiest_off = (gmin * (n - gmin) / n) * (bytes / p.inter_bus);
-        raw_set_terms(e, (g - 1.0) * p.intra_alpha + (n - g) * p.inter_alpha, on_node,
-                      full_off > emptiest_off ? full_off : emptiest_off, !p.intra_is_host);
-    } else if (op == collective::point_to_point) {
-        raw_set_terms(e, p.inter_alpha, 0.0, bytes / p.inter_bus, true);
-    } else {
-        raw_ring_across(e, op, a, p, bytes);
-    }
-    if (!across) e.binding = gpucalc::link_level::intra_node;
-    e.algorithm = a;
-    raw_complete(e, op, p.ranks, bytes);
-    return e;
-}
-
-
-raw_link_fields raw_fields(const gpucalc::link_spec& l) {
-    return {l.name, l.per_direction.value(), l.latency.value(), l.span, l.collective_efficiency};
-}
-
-raw_cluster raw_of(const gpucalc::checked_cluster& c) {
-    const gpucalc::cluster& s = c.spec();
-    return {s.node.gpus_per_node,
-            s.nodes,
-            gpucalc::total_gpus(c),
-            raw_fields(gpucalc::intra_node_link(c)),
-            raw_fields(s.node.gpu.host),
-            s.inter_node.latency.value(),
-            s.inter_node.collective_efficiency,
-            gpucalc::node_network_bandwidth(c).value()};
-}
+using twin::raw_check;
+using twin::raw_cluster;
+using twin::raw_complete;
+using twin::raw_estimate;
+using twin::raw_fields;
+using twin::raw_flat_estimate;
+using twin::raw_flat_result;
+using twin::raw_group_placement;
+using twin::raw_link_fields;
+using twin::raw_model_states;
+using twin::raw_of;
+using twin::raw_overhead;
+using twin::raw_overhead_for;
+using twin::raw_place;
+using twin::raw_placed_estimate;
+using twin::raw_placement;
+using twin::raw_shard_model_states;
+using twin::raw_training_memory;
+using twin::raw_training_of;
 
 // --- the step's twin -----------------------------------------------------------------------------
 
@@ -639,7 +274,7 @@ struct raw_gpu {
     constexpr const char* function = "training_step_time";
     detail::check_step(cm, checked, job, s, a, function);
     raw_step r{};
-    r.memory = raw_training(cm, job, s, overhead, function);
+    r.memory = raw_training_of(cm, job, s, overhead, function);
     const double usable = (1.0 - 0.0) * gpu.memory;
     r.margin = usable - r.memory.total;
     r.fits = r.margin >= 0.0;
@@ -836,10 +471,14 @@ void check_twins() {
 }
 
 void BM_training_step_units(benchmark::State& state) {
-    const gpucalc::checked_cluster cluster = eight_hgx_h100();
-    const gpucalc::checked_model model = gpucalc::check(cat::llama_2_70b);
-    const gpucalc::step_assumptions a{};
-    const std::vector<step_input> inputs = varied_inputs();
+    gpucalc::checked_cluster cluster = eight_hgx_h100();
+    gpucalc::checked_model model = gpucalc::check(cat::llama_2_70b);
+    gpucalc::step_assumptions a{};
+    std::vector<step_input> inputs = varied_inputs();
+    benchmark::DoNotOptimize(cluster);
+    benchmark::DoNotOptimize(model);
+    benchmark::DoNotOptimize(a);
+    benchmark::DoNotOptimize(inputs);
     std::size_t i = 0;
     for (auto _ : state) {
         const gpucalc::training_step r = library_step(model, cluster, inputs[i].job, inputs[i].strategy, a);
@@ -850,15 +489,23 @@ void BM_training_step_units(benchmark::State& state) {
 BENCHMARK(BM_training_step_units);
 
 void BM_training_step_raw(benchmark::State& state) {
-    const gpucalc::checked_cluster cluster = eight_hgx_h100();
-    const raw_cluster rc = raw_of(cluster);
-    const raw_gpu gpu = raw_gpu_of(cluster);
-    const gpucalc::checked_model model = gpucalc::check(cat::llama_2_70b);
-    const gpucalc::step_assumptions a{};
-    const double bucket = a.bucket_bytes.value();
-    const std::vector<step_input> inputs = varied_inputs();
+    gpucalc::checked_cluster cluster = eight_hgx_h100();
+    raw_cluster rc = raw_of(cluster);
+    raw_gpu gpu = raw_gpu_of(cluster);
+    gpucalc::checked_model model = gpucalc::check(cat::llama_2_70b);
+    gpucalc::step_assumptions a{};
+    double bucket = a.bucket_bytes.value();
+    std::vector<step_input> inputs = varied_inputs();
     std::vector<raw_overhead> overheads;
     for (const step_input& in : inputs) overheads.push_back(raw_of(in.job.overhead));
+    benchmark::DoNotOptimize(cluster);
+    benchmark::DoNotOptimize(rc);
+    benchmark::DoNotOptimize(gpu);
+    benchmark::DoNotOptimize(model);
+    benchmark::DoNotOptimize(a);
+    benchmark::DoNotOptimize(bucket);
+    benchmark::DoNotOptimize(inputs);
+    benchmark::DoNotOptimize(overheads);
     std::size_t i = 0;
     for (auto _ : state) {
         const raw_step r = raw_step_time(model, cluster, rc, gpu, inputs[i].job, inputs[i].strategy, a,
