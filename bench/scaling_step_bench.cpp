@@ -341,7 +341,7 @@ struct raw_gpu {
     const double forward = static_cast<double>(m.layers) * (gemm1 + attention1) + head;
     double recomputed = 0.0;
     if (s.recompute == gpucalc::recompute::full) {
-        recomputed = forward;
+        recomputed = static_cast<double>(m.layers) * (gemm1 + attention1);
     } else if (s.recompute == gpucalc::recompute::selective) {
         recomputed = static_cast<double>(m.layers) * attention1;
     }

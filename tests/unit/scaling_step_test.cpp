@@ -144,7 +144,13 @@ TEST_CASE("a tiny model on one GPU, every term worked by hand") {
                                                    hand_assumptions());
         CHECK(f.recompute.value() ==
               approx(4.0 * 4.0 * (layer_f + attention_f + elementwise_f), 1e-9));
-        CHECK(f.hfu == approx(f.mfu * 4.0 / 3.0, 1e-9));
+        // HFU adds what the time model recomputes: the 4 layers' forward (pass_forward_flops
+        // less the head, by layer_forward_flops), 4 × (805,306,368 + 4·512²·256) =
+        // 4,294,967,296 FLOPs a sequence, not the head's 268,435,456. HFU/MFU = (3·F_total +
+        // F_layers_fwd)/(3·F_total), F_total = 4,563,402,752 the forward with the head.
+        CHECK(f.hfu == approx(f.mfu * (3.0 * 4563402752.0 + 4294967296.0) /
+                                  (3.0 * 4563402752.0), 1e-9));
+        CHECK((f.hfu - f.mfu) * 1e14 * f.time.value() == approx(4.0 * 4294967296.0, 1e-9));
     }
     SUBCASE("selective recompute adds the attention core's forward") {
         training_strategy s{};

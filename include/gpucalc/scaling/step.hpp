@@ -277,12 +277,15 @@ GPUCALC_DETAIL_INLINE constexpr training_step step_time_of(const checked_model& 
     r.tokens_per_second = make<tokens_per_second>(step_tokens / r.time.value());
     const pass_shape sequence{1, job.sequence, job.sequence, job.sequence, pair_count::all_keys};
     const double forward = pass_forward_flops(cm, parallel_layout{}, sequence).value();
+    // HFU adds what the time model recomputes (layer_compute_seconds): the layers' forward
+    // (full) or their attention cores' (selective); the output head is never recomputed.
+    const layer_forward one = layer_forward_flops(cm, parallel_layout{}, sequence);
+    const double layers = static_cast<double>(cm.spec().layers);
     double recomputed = 0.0;
     if (s.recompute == recompute::full) {
-        recomputed = forward;
+        recomputed = layers * (one.gemm + one.attention).value();
     } else if (s.recompute == recompute::selective) {
-        recomputed = static_cast<double>(cm.spec().layers) *
-                     layer_forward_flops(cm, parallel_layout{}, sequence).attention.value();
+        recomputed = layers * one.attention.value();
     }
     r.gpus = gpus_unchecked(par);
     const double capacity = static_cast<double>(r.gpus) * peak * r.time.value();
