@@ -164,6 +164,59 @@ TEST_CASE("a tiny model on one GPU, every term worked by hand") {
     }
 }
 
+TEST_CASE("attention dropout without FlashAttention costs its memory passes") {
+    // Unfused attention, s = 512, b = 1, TP 1: 4 heads × 512² = 1,048,576 score elements a
+    // layer (all keys). The dropout adds, an element, forward: read the probabilities (2 B),
+    // write the dropped ones (2 B), write the 1-byte mask: 5 B; backward: read the mask (1 B)
+    // and the incoming gradient (2 B), write the outgoing gradient (2 B): 5 B. The residual
+    // dropouts' masks are in the element-wise kernels: compare against the same job with flash
+    // on to isolate the attention term. At 1 TB/s × memory efficiency 1, a layer-pass costs
+    // 5 × 1,048,576 B ÷ 1e12 B/s; 4 layers, forward and backward, 4 micro-batches: no
+    // recompute, so 4 × 4 × 2 layer-passes.
+    const double pass = 5.0 * 1048576.0 / 1e12;
+    auto step = [](bool flash, bool dropout, recompute rc) {
+        training_job j = job_of(512, 4);
+        j.flash_attention = flash;
+        j.dropout = dropout;
+        training_strategy s{};
+        s.recompute = rc;
+        return training_step_time(tiny, one_node(toy_gpu), j, s, hand_assumptions());
+    };
+    const training_step off = step(false, false, recompute::none);
+    const training_step on = step(false, true, recompute::none);
+    const training_step flash_off = step(true, false, recompute::none);
+    const training_step flash_on = step(true, true, recompute::none);
+    // The element-wise (residual-dropout) bytes are the same with and without flash.
+    const double residual = flash_on.compute.value() - flash_off.compute.value();
+    CHECK(on.compute.value() - off.compute.value() ==
+          approx(residual + 4.0 * 4.0 * 2.0 * pass, 1e-9));
+    CHECK(on.time.value() - off.time.value() == approx(residual + 4.0 * 4.0 * 2.0 * pass, 1e-9));
+    // FlashAttention fuses the dropout into its kernel (Dao et al. 2022 §3.1): its attention
+    // term is unchanged; only the residual dropouts' masks (4 layers × 2 × 512 tokens × 256 B,
+    // forward, twice backward, 4 micro-batches) move the step.
+    CHECK(residual == approx(4.0 * 4.0 * 3.0 * 2.0 * 512.0 * 256.0 / 1e12, 1e-9));
+    const checked_model ct = check(tiny);
+    const detail::gemm_machine g{1e14, 1e12, 0.0, 128.0, 128.0, 2.0};
+    auto attention = [&](bool flash, bool dropout) {
+        training_job j = job_of(512, 4);
+        j.flash_attention = flash;
+        j.dropout = dropout;
+        return detail::attention_seconds(ct, parallel_layout{}, j, 1, g, 1e14, hand_assumptions());
+    };
+    CHECK(attention(true, true).forward == attention(true, false).forward);
+    CHECK(attention(true, true).backward == attention(true, false).backward);
+    CHECK(attention(false, true).forward - attention(false, false).forward ==
+          approx(pass, 1e-9));
+    CHECK(attention(false, true).backward - attention(false, false).backward ==
+          approx(pass, 1e-9));
+    // Full recompute repeats the forward: one more layer-pass each layer and micro-batch.
+    const double rc_off = step(false, false, recompute::full).recompute.value();
+    const double rc_on = step(false, true, recompute::full).recompute.value();
+    const double residual_rc = step(true, true, recompute::full).recompute.value() -
+                               step(true, false, recompute::full).recompute.value();
+    CHECK(rc_on - rc_off == approx(residual_rc + 4.0 * 4.0 * pass, 1e-9));
+}
+
 TEST_CASE("a GEMM runs in whole waves of whole tiles") {
     // 1 SM, 128 × 128 tiles: C[130 × 128] needs ⌈130/128⌉ × 1 = 2 tiles, 2 waves, each a full
     // 128·128·64 tile: 2 × 2·128·128·64 FLOPs at the rate, not 2·130·128·64.

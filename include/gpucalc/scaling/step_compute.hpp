@@ -181,7 +181,13 @@ GPUCALC_DETAIL_INLINE constexpr pass_seconds layer_gemm_seconds(const checked_mo
 /// forward's FLOPs. Without: Megatron-LM's unfused path computes all s² scores as batched
 /// GEMMs at the GEMM efficiency, and streams the scores through HBM four times forward
 /// (written by QKᵀ, read and written by the fused scale-mask-softmax, read by ·V) and eight
-/// backward (derived), at the memory efficiency.
+/// backward (derived), at the memory efficiency. With dropout the unfused path also runs the
+/// attention dropout over the b·heads·s² probabilities (the mask and the dropped scores are
+/// stored activations of that size, 1 and 2 bytes an element: Korthikanti et al. 2022 §4.1):
+/// forward it reads the probabilities, writes the dropped ones and a 1-byte mask, backward it
+/// reads the mask and the incoming gradient and writes the outgoing one: 2·e + 1 bytes a score
+/// element each way, e the element bytes (5 in 16 bits; derived), at the memory efficiency.
+/// FlashAttention fuses the dropout into its kernel (Dao et al. 2022 §3.1): no extra traffic.
 GPUCALC_DETAIL_INLINE constexpr pass_seconds attention_seconds(
     const checked_model& cm, const parallel_layout& par, const training_job& job,
     std::int64_t batch, const gemm_machine& g, double peak, const step_assumptions& a) {
@@ -199,9 +205,11 @@ GPUCALC_DETAIL_INLINE constexpr pass_seconds attention_seconds(
                                                        pair_count::all_keys);
         const double flops = 4.0 * b * pairs * q;
         const double heads = q / static_cast<double>(cm.head_dim());
-        const double scores = b * heads * pairs * g.element_bytes;
-        s.forward = flops / g.flop_rate + 4.0 * scores / g.byte_rate;
-        s.backward = 2.0 * flops / g.flop_rate + 8.0 * scores / g.byte_rate;
+        const double elements = b * heads * pairs;
+        const double scores = elements * g.element_bytes;
+        const double dropout = job.dropout ? elements * (2.0 * g.element_bytes + 1.0) : 0.0;
+        s.forward = flops / g.flop_rate + (4.0 * scores + dropout) / g.byte_rate;
+        s.backward = 2.0 * flops / g.flop_rate + (8.0 * scores + dropout) / g.byte_rate;
     }
     return s;
 }
