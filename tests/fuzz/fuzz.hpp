@@ -2,12 +2,11 @@
 // hostile values, the check of a call's answer against gpucalc's contract, the printing of a
 // reproducing call, and the table of entry points every module registers into.
 //
-// The contract, checked for every call (ARCHITECTURE.md, "Errors and answers" and "Stated
-// magnitude bounds", restated in docs/testing.md): a call returns finite values, or an explicit
-// "no answer" (a flag or an enum in the same result says so), or throws gpucalc::invalid_input
-// whose message begins with the name of the function called and ": ", and names a field
-// (" = "). Sizes, durations, costs and counts are never negative unless the result documents a
-// signed margin.
+// The contract, checked for every call (docs/testing.md, "The contract"): a call returns finite
+// values, or an explicit "no answer" (a flag or an enum in the same result says so), or throws
+// gpucalc::invalid_input whose message begins with the name of the function called and ": ",
+// and names a field (" = "). Sizes, durations, costs and counts are never negative unless the
+// result documents a signed margin.
 #pragma once
 
 #include <array>

@@ -1,5 +1,5 @@
-// threads.cpp: gpucalc_fuzz_threads, the threaded sweep. The library is pure (ARCHITECTURE.md:
-// no global mutable state), so a call's answer may not depend on what other threads are doing.
+// threads.cpp: gpucalc_fuzz_threads, the threaded sweep. The library is pure (it keeps no
+// global mutable state), so a call's answer may not depend on what other threads are doing.
 // The sweep computes every call's answer once on one thread, then makes the same calls from
 // 8 threads at once, each thread in its own order, so that different entry points run side by
 // side, and requires bit-identical answers (the fingerprint of every field, or of the

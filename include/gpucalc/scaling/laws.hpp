@@ -13,7 +13,7 @@
 namespace gpucalc {
 
 // Every law here is a function of a whole GPU count N in [1, 2^40] (a parallel degree is a
-// plain integer, ARCHITECTURE.md "Units"). Speedup and capacity are relative to one GPU;
+// plain integer, as docs/hardware.md says). Speedup and capacity are relative to one GPU;
 // efficiency is speedup ÷ N, in (0, 1]. All of it is + − × ÷ and comparisons, so it is
 // constexpr, except usl_peak, whose N* needs std::sqrt.
 
