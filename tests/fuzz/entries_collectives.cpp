@@ -94,13 +94,6 @@ inline void inspect(inspector& i, const gpucalc::placed_collective_estimate& e) 
 }
 
 namespace {
-template <class E>
-void add_scaling_enum_to_string(registry& r, const char* label, int count) {
-    add(r, label, "to_string", "gpucalc::to_string({0})",
-        [count](generator& g) { return std::tuple{g.any_enum<E>(count, "value")}; },
-        [](E e) { return gpucalc::to_string(e); })
-        .weight = 0.3;
-}
 
 /// An op drawn for the conversions (any of the six, or a hostile value).
 gpucalc::collective any_op(generator& g) {
@@ -116,8 +109,8 @@ void register_collectives(registry& r) {
     using namespace gpucalc;
 
     // scaling/collectives.hpp
-    add_scaling_enum_to_string<collective>(r, "to_string(collective)", 6);
-    add_scaling_enum_to_string<collective_algorithm>(r, "to_string(collective_algorithm)", 5);
+    add_enum_to_string<collective>(r, "to_string(collective)", 6);
+    add_enum_to_string<collective_algorithm>(r, "to_string(collective_algorithm)", 5);
     add(r, "bus_bandwidth_factor", "bus_bandwidth_factor",
         "gpucalc::bus_bandwidth_factor({0}, {1})",
         [](generator& g) { return std::tuple{any_op(g), any_ranks(g)}; },
@@ -150,7 +143,7 @@ void register_collectives(registry& r) {
         [](const collective_spec& s, const link_spec& l) { return collective_time(s, l); });
 
     // scaling/placement.hpp, scaling/cluster_collectives.hpp
-    add_scaling_enum_to_string<link_level>(r, "to_string(link_level)", 2);
+    add_enum_to_string<link_level>(r, "to_string(link_level)", 2);
     add(r, "collective_time [checked_cluster]", "collective_time",
         "gpucalc::collective_time({0}, gpucalc::check({1}), {2})",
         [](generator& g) {

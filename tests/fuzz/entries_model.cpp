@@ -5,17 +5,6 @@
 #include "inspect.hpp"
 
 namespace fuzz {
-namespace {
-
-template <class E>
-void add_enum_to_string(registry& r, const char* label, int count) {
-    add(r, label, "to_string", "gpucalc::to_string({0})",
-        [count](generator& g) { return std::tuple{g.any_enum<E>(count, "value")}; },
-        [](E e) { return gpucalc::to_string(e); })
-        .weight = 0.3;
-}
-
-}  // namespace
 
 void register_model(registry& r) {
     using namespace gpucalc;

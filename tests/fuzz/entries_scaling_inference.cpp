@@ -86,16 +86,6 @@ inline void inspect(inspector& i, const gpucalc::parallel_prefill_estimate& r) {
                 number_text(r.time_to_first_token.value()));
 }
 
-namespace {
-template <class E>
-void add_enum_to_string(registry& r, const char* label, int count) {
-    add(r, label, "to_string", "gpucalc::to_string({0})",
-        [count](generator& g) { return std::tuple{g.any_enum<E>(count, "value")}; },
-        [](E e) { return gpucalc::to_string(e); })
-        .weight = 0.3;
-}
-}  // namespace
-
 void register_scaling_inference(registry& r) {
     using namespace gpucalc;
     add_enum_to_string<serving_limiter>(r, "to_string(serving_limiter)", 4);

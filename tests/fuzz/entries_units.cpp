@@ -10,14 +10,6 @@
 namespace fuzz {
 namespace {
 
-template <class E>
-void add_enum_to_string(registry& r, const char* label, int count) {
-    add(r, label, "to_string", "gpucalc::to_string({0})",
-        [count](generator& g) { return std::tuple{g.any_enum<E>(count, "value")}; },
-        [](E e) { return gpucalc::to_string(e); })
-        .weight = 0.3;
-}
-
 /// to_string of one quantity type: a finite value never prints as "nan" or "inf".
 template <class Q>
 void add_quantity_to_string(registry& r, const char* dimension) {

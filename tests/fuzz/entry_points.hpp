@@ -21,6 +21,16 @@ void register_scaling_laws(registry& r);  // scaling: Amdahl, Gustafson, USL and
 void register_scaling_inference(registry& r);  // scaling: decode and prefill across GPUs
 void register_scaling_step(registry& r);  // scaling: the training step time across GPUs
 
+/// Adds `to_string` of enum E, drawn from its `count` enumerators or a hostile value, at a
+/// small share of the calls: every module's enums join the table this way.
+template <class E>
+void add_enum_to_string(registry& r, const char* label, int count) {
+    add(r, label, "to_string", "gpucalc::to_string({0})",
+        [count](generator& g) { return std::tuple{g.any_enum<E>(count, "value")}; },
+        [](E e) { return gpucalc::to_string(e); })
+        .weight = 0.3;
+}
+
 inline registry all_entry_points() {
     registry r;
     register_units(r);
