@@ -1,6 +1,6 @@
 // hostile_scaling_step_test.cpp: every input training_step_time refuses (issue 15 §4 and the
 // assumptions' ranges) is invalid_input naming the function, the field and the rule; what is
-// not modelled yet (CP, LoRA, offload) says so.
+// not modelled yet (LoRA, offload) says so.
 #include <gpucalc/catalog/gpus.hpp>
 #include <gpucalc/catalog/links.hpp>
 #include <gpucalc/catalog/models.hpp>
@@ -89,15 +89,20 @@ TEST_CASE("issue 15 section 4: each bad input names its field") {
             message_of([&] { training_step_time(moe, c, job_of(4096, 6), s); });
         CHECK(e == "training_step_time: strategy.parallel.expert = 3 must divide experts = 8");
     }
-    SUBCASE("CP that does not divide the sequence, and CP at all (not modelled yet)") {
+    SUBCASE("CP that does not divide the sequence") {
         s.parallel.context_parallel = 3;
         s.parallel.data = 1;
         const std::string e = message_of([&] { training_step_time(m, c, job_of(4096, 8), s); });
         CHECK(e == "training_step_time: strategy.parallel.context_parallel = 3 must divide "
                    "sequence = 4096");
-        s.parallel.context_parallel = 2;
-        const std::string e2 = message_of([&] { training_step_time(m, c, job_of(4096, 8), s); });
-        CHECK(mentions(e2, "strategy.parallel.context_parallel = 2 must be 1"));
+    }
+    SUBCASE("a CP overlap outside [0, 1]") {
+        step_assumptions a{};
+        a.context_comm_overlap = 1.5;
+        const std::string e =
+            message_of([&] { training_step_time(m, c, job_of(4096, 8), s, a); });
+        CHECK(mentions(e, "training_step_time: assumptions.context_comm_overlap = 1.5 must be "
+                          "in [0, 1]"));
     }
     SUBCASE("a layout larger than the cluster") {
         s.parallel.data = 4;

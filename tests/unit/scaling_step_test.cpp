@@ -428,3 +428,76 @@ TEST_CASE("time to train a token budget at the step's throughput") {
         training_step_time(tiny, one_node(toy_gpu), job_of(512, 4), training_strategy{});
     CHECK(time_to_train(r, make<tokens>(2048.0 * 1000.0)) == approx(1000.0 * r.time, 1e-12));
 }
+
+TEST_CASE("context parallelism: each rank computes s/CP tokens, balanced") {
+    // The tiny model on the toy GPU (no SM count, so no wave quantization), s = 1,024: each CP
+    // rank holds 512 tokens, where every GEMM is still compute-bound (the hand-worked case
+    // above), so every compute term scales with the rank's tokens or, for attention, with its
+    // 1/CP of the causal pairs, and CP 2 halves the compute of each micro-batch exactly.
+    training_strategy one{};
+    training_strategy two{};
+    two.parallel.context_parallel = 2;
+    const training_step r1 =
+        training_step_time(tiny, one_node(toy_gpu), job_of(1024, 4), one, hand_assumptions());
+    const training_step r2 =
+        training_step_time(tiny, one_node(toy_gpu), job_of(1024, 4), two, hand_assumptions());
+    CHECK(r2.gpus == 2);
+    CHECK(r2.microbatches == 4);
+    CHECK(r2.compute.value() == approx(0.5 * r1.compute.value(), 1e-12));
+    CHECK(r2.time.value() == approx(sum_of_terms(r2), 1e-12));
+    // The same sequences on twice the GPUs: MFU counts the same model FLOPs.
+    CHECK(r2.mfu * 2.0 * r2.time.value() == approx(r1.mfu * r1.time.value(), 1e-12));
+}
+
+TEST_CASE("context parallelism: the K/V ring, once forward and twice backward") {
+    // Llama-3-8B (8 KV heads of 128: K and V 2 × 1,024 wide a token), CP 2 in one H100 node, no
+    // TP, b = 1, s = 4,096, m = 2: each rank holds 2,048 tokens' K and V, 2 × 2,048 × 1,024 × 2
+    // bytes = 8 MiB; the ring passes it to the other rank, an all-gather of 2 × 8 MiB between
+    // 2 ranks. Forward once, backward twice (K and V again, and their gradients), 32 layers, 2
+    // micro-batches. With no overlap all of it is exposed; with the default overlap, whatever
+    // the attention core cannot hide.
+    const checked_cluster c = check(h100_cluster(1));
+    const checked_model m = check(cat::llama_3_8b);
+    training_strategy s{};
+    s.parallel.context_parallel = 2;
+    step_assumptions a{};
+    a.context_comm_overlap = 0.0;
+    const training_step r = training_step_time(m, c, job_of(4096, 2), s, a);
+    const double kv = 2.0 * 2048.0 * 1024.0 * 2.0;
+    const duration ring =
+        collective_time({collective::all_gather, make<bytes>(2.0 * kv), 2}, c).time;
+    CHECK(r.context_comm == approx(2.0 * 32.0 * 3.0 * ring, 1e-9));
+    SUBCASE("selective recompute reruns the forward ring") {
+        s.recompute = recompute::selective;
+        const training_step sel = training_step_time(m, c, job_of(4096, 2), s, a);
+        CHECK(sel.context_comm == approx(2.0 * 32.0 * 4.0 * ring, 1e-9));
+    }
+    SUBCASE("the ring hides behind a long sequence's attention") {
+        const training_step hidden = training_step_time(m, c, job_of(32768, 2), s);
+        CHECK(hidden.context_comm.value() == 0.0);
+        CHECK(hidden.time.value() == approx(sum_of_terms(hidden), 1e-12));
+    }
+    SUBCASE("more overlap never exposes more") {
+        step_assumptions half{};
+        half.context_comm_overlap = 0.5;
+        const training_step h = training_step_time(m, c, job_of(4096, 2), s, half);
+        CHECK(h.context_comm <= r.context_comm);
+        CHECK(training_step_time(m, c, job_of(4096, 2), s).context_comm <= h.context_comm);
+    }
+}
+
+TEST_CASE("context parallelism: the gradients are reduced over DP x CP ranks") {
+    // Llama-2-7B on one H100 node: CP 2 × DP 4 reduces its gradients over the same 8 ranks as
+    // DP 8, so the exposed reduction is the same all-reduce of the 2-byte gradients.
+    const checked_cluster c = check(h100_cluster(1));
+    const checked_model m = check(cat::llama_2_7b);
+    training_strategy s{};
+    s.parallel.context_parallel = 2;
+    s.parallel.data = 4;
+    const training_step r = training_step_time(m, c, job_of(4096, 8), s);
+    const double params = static_cast<double>(m.parameters().total);
+    const duration reduce =
+        collective_time({collective::all_reduce, make<bytes>(2.0 * params), 8}, c).time;
+    CHECK(r.data_comm == approx(reduce, 1e-9));
+    CHECK(r.gpus == 8);
+}

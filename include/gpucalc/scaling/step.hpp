@@ -29,7 +29,7 @@ struct training_step {
     duration tensor_comm{};    ///< exposed TP all-reduces (or SP all-gathers, reduce-scatters), × m
     duration pipeline_comm{};  ///< exposed point-to-point sends between stages, × m
     duration expert_comm{};    ///< exposed MoE all-to-alls, × m
-    duration context_comm{};   ///< exposed CP ring exchange: 0 (CP is not modelled yet)
+    duration context_comm{};   ///< exposed CP ring exchange of keys and values, × m
     /// Exposed data-parallel communication: the gradient reduction after the last backward
     /// (ZeRO 1–2: and the parameter all-gather after the optimizer; ZeRO-3: and the exposed
     /// part of every micro-batch's parameter gathers).
@@ -66,6 +66,7 @@ struct stage_terms {
     double tensor = 0.0;
     double pipeline = 0.0;
     double expert = 0.0;
+    double context = 0.0;
     double data = 0.0;        ///< ZeRO-3's exposed parameter gathers
     double tail_comm = 0.0;   ///< exposed DP communication after the last backward
     double tail_optimizer = 0.0;
@@ -78,6 +79,7 @@ struct step_shared {
     pass_seconds head;
     double tensor_forward = 0.0;  ///< one layer's TP collectives in one pass
     double expert_forward = 0.0;  ///< one layer's EP all-to-alls in one pass
+    double context_forward = 0.0; ///< one layer's CP ring exchange in the forward pass
     double p2p = 0.0;             ///< one boundary send
     double dense_per_layer = 0.0; ///< parameters per layer on a GPU, experts apart
     double experts_per_layer = 0.0;
@@ -110,6 +112,17 @@ GPUCALC_DETAIL_INLINE constexpr stage_terms stage_terms_of(
     t.tensor = tensor_passes * tp_pass;
     const double ep_pass = exposed(layers * sh.expert_forward, a.expert_comm_overlap);
     t.expert = 2.0 * ep_pass;
+    // The CP ring: keys and values forward; backward both again and their gradients, twice the
+    // bytes; a recompute that reruns the attention core reruns its forward ring. Each hides
+    // behind its pass's attention core as far as context_comm_overlap lets it.
+    const double cp_f = layers * (sh.context_forward -
+                                  a.context_comm_overlap * sh.layer.attention.forward);
+    const double cp_b = layers * (2.0 * sh.context_forward -
+                                  a.context_comm_overlap * sh.layer.attention.backward);
+    const double cp_forward = cp_f > 0.0 ? cp_f : 0.0;
+    const double cp_backward =
+        (cp_b > 0.0 ? cp_b : 0.0) + (s.recompute == recompute::none ? 0.0 : cp_forward);
+    t.context = cp_forward + cp_backward;
     // v sends a pass with v chunks (Narayanan et al. 2021 §2.2.2), none without a pipeline.
     const double p2p_pass =
         par.pipeline > 1 ? exposed(v * sh.p2p, a.pipeline_comm_overlap) : 0.0;
@@ -133,9 +146,9 @@ GPUCALC_DETAIL_INLINE constexpr stage_terms stage_terms_of(
         gather_b = bo > 0.0 ? bo : 0.0;
     }
     t.data = gather_f + gather_b;
-    t.forward = f_compute + tp_pass + ep_pass + p2p_pass + gather_f;
+    t.forward = f_compute + tp_pass + ep_pass + cp_forward + p2p_pass + gather_f;
     t.backward = b_compute + t.recompute + (tensor_passes - 1.0) * tp_pass + ep_pass +
-                 p2p_pass + gather_b;
+                 cp_backward + p2p_pass + gather_b;
     t.backward_compute = b_compute;
 
     // The gradient reduction: an all-reduce (ZeRO 0) or a reduce-scatter (ZeRO 1–3: the same
@@ -157,9 +170,12 @@ GPUCALC_DETAIL_INLINE constexpr stage_terms stage_terms_of(
                                           g.replicas);
     }
     // The optimizer streams its state once: memory-bound (derived).
-    const double shard = par.zero_stage >= 1 ? static_cast<double>(par.data) : 1.0;
+    // ZeRO shards over the gradient group: DP × CP ranks (training_memory_per_gpu's rule).
+    const double cp = static_cast<double>(par.context_parallel);
+    const double shard = par.zero_stage >= 1 ? static_cast<double>(par.data) * cp : 1.0;
     const double expert_shard =
-        par.zero_stage >= 1 ? static_cast<double>(exact_quotient(par.data, par.expert)) : 1.0;
+        par.zero_stage >= 1 ? static_cast<double>(exact_quotient(par.data, par.expert)) * cp
+                            : 1.0;
     t.tail_optimizer = (dense / shard + experts / expert_shard) * sh.optimizer_bytes / byte_rate;
     return t;
 }
@@ -176,12 +192,16 @@ GPUCALC_DETAIL_INLINE constexpr step_shared shared_terms(const checked_model& cm
     const parallel_layout& par = s.parallel;
     step_shared sh{};
     sh.layer = layer_compute_seconds(cm, job, s, machine, peak, a);
-    const double tokens = static_cast<double>(s.micro_batch) * static_cast<double>(job.sequence);
+    // A CP rank holds s/CP tokens of each sequence: its matmuls, collectives and sends carry
+    // those (Megatron Core docs, "Context parallelism").
+    const std::int64_t local = job.sequence / par.context_parallel;
+    const double tokens = static_cast<double>(s.micro_batch) * static_cast<double>(local);
     sh.head = head_seconds(m, par, tokens, machine);
     const cost_formats formats{job.parameters, job.parameters, job.activations, job.gradients};
-    const pass_shape pass{s.micro_batch, job.sequence, job.sequence, job.sequence,
-                          pair_count::causal};
-    const layer_cost one = layer_cost_unchecked(cm, par, pass, formats);
+    const pass_shape pass{s.micro_batch, local, local, local, pair_count::causal};
+    parallel_layout per_rank = par;
+    per_rank.context_parallel = 1;  // the per-layer costs of the rank's s/CP tokens
+    const layer_cost one = layer_cost_unchecked(cm, per_rank, pass, formats);
     // Two collectives a pass each, half the buffer each (costs.hpp sums the two).
     if (par.tensor > 1 && par.sequence_parallel) {
         sh.tensor_forward =
@@ -196,6 +216,12 @@ GPUCALC_DETAIL_INLINE constexpr step_shared shared_terms(const checked_model& cm
     }
     sh.expert_forward = 2.0 * collective_seconds(collective::all_to_all,
                                                  0.5 * one.expert_all_to_all.value(), g.experts);
+    // The CP ring passes every rank's keys and values round the CP group: CP − 1 steps of
+    // s/CP tokens' K and V each (Liu et al. 2023 §3), an all-gather's volume and pattern.
+    const double kv = 2.0 * tokens * attention_widths_per_gpu(cm, par.tensor).kv *
+                      bytes_per_element(job.activations);
+    sh.context_forward = collective_seconds(
+        collective::all_gather, static_cast<double>(par.context_parallel) * kv, g.context);
     // Scatter/gather: each TP rank sends its 1/TP share (Narayanan et al. 2021 §4.1).
     sh.p2p = collective_seconds(collective::point_to_point, one.output_activations.value(),
                                 g.pipeline);
@@ -254,6 +280,7 @@ GPUCALC_DETAIL_INLINE constexpr training_step step_time_of(const checked_model& 
     r.tensor_comm = make<seconds>(mb * slow.tensor);
     r.pipeline_comm = make<seconds>(mb * slow.pipeline);
     r.expert_comm = make<seconds>(mb * slow.expert);
+    r.context_comm = make<seconds>(mb * slow.context);
     r.bubble = make<seconds>(waits * per_mb);
     r.forward_per_microbatch = make<seconds>(slow.forward);
     r.backward_per_microbatch = make<seconds>(slow.backward);
@@ -299,15 +326,17 @@ GPUCALC_DETAIL_INLINE constexpr training_step step_time_of(const checked_model& 
 
 /// One optimizer step of `job` with `strategy` on `cluster` (1F1B, Narayanan et al. 2021):
 /// m = global_batch ÷ (micro_batch × DP) micro-batches; the step is (m + (p − 1)/v) × the
-/// slowest stage's micro-batch time (its compute, recompute and exposed TP, EP and PP
+/// slowest stage's micro-batch time (its compute, recompute and exposed TP, CP, EP and PP
 /// communication), then the exposed data-parallel reduction and the optimizer step
 /// (docs/scaling.md, part 2, gives every term, its source and its default). Groups sit on the
-/// cluster in Megatron-LM's rank order: TP innermost, then DP (EP within it), PP outermost.
+/// cluster in Megatron-LM's rank order: TP innermost, then CP, then DP (EP within it), PP
+/// outermost. With CP each rank holds s/CP tokens of every sequence, balanced causal work, and
+/// the gradients are reduced over DP × CP ranks.
 /// A layout whose memory does not fit is an answer: memory_fit.ok is false.
 /// Ranges: the model's (check()); the cluster's (check(cluster)); the job's and strategy's
 /// (training_job, training_strategy), with job.global_batch stated, a multiple of micro_batch
 /// × DP, micro_batch at most global_batch, the layout at most the cluster's GPUs, TP dividing
-/// gpus_per_node unless assumptions.allow_tensor_parallel_across_nodes, CP 1, no LoRA and no
+/// gpus_per_node unless assumptions.allow_tensor_parallel_across_nodes, no LoRA and no
 /// offload (not modelled yet); the assumptions' (step_assumptions). Every field of the result
 /// is finite and >= 0.
 GPUCALC_DETAIL_HOT constexpr training_step training_step_time(const checked_model& m,

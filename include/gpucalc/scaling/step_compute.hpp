@@ -68,6 +68,13 @@ struct step_assumptions {
     /// prefetches by default (backward_prefetch = BACKWARD_PRE). What the pass cannot hide stays
     /// exposed.
     double parameter_gather_overlap = 1.0;
+    /// Context parallelism: the part of each pass's ring exchange of keys and values that may
+    /// hide behind that pass's attention core: 1, as ring attention computes on the block in
+    /// hand while the next block travels (Liu et al. 2023, "Ring Attention with Blockwise
+    /// Transformers", arXiv 2310.01889, §3), which Megatron-LM's context parallelism does with
+    /// Transformer Engine's attention (Megatron Core docs, "Context parallelism"). What the
+    /// attention cannot hide stays exposed.
+    double context_comm_overlap = 1.0;
     /// Gradient bucket size: the last bucket is reduced only after the backward ends, so it is
     /// always exposed. 25 MB: PyTorch DDP's bucket_cap_mb default (Li et al. 2020 §3.2.3,
     /// §5.2: 25 MB the best of their sweep).
@@ -193,16 +200,20 @@ GPUCALC_DETAIL_INLINE constexpr pass_seconds attention_seconds(
     std::int64_t batch, const gemm_machine& g, double peak, const step_assumptions& a) {
     const double q = attention_widths_per_gpu(cm, par.tensor).q;
     const double b = static_cast<double>(batch);
+    // Context parallelism: each of the CP ranks scores its s/CP queries against every key, the
+    // causal work balanced across ranks by giving each two mirrored chunks (Megatron Core docs,
+    // "Context parallelism"; Liu et al. 2023 §3): 1/CP of the pairs (derived).
+    const double cp = static_cast<double>(par.context_parallel);
     pass_seconds s{};
     if (job.flash_attention) {
         const double pairs = attention_pairs_unchecked(cm.spec(), job.sequence, job.sequence,
-                                                       pair_count::causal);
+                                                       pair_count::causal) / cp;
         const double flops = 4.0 * b * pairs * q;
         s.forward = flops / (peak * a.attention_forward_efficiency);
         s.backward = 2.0 * flops / (peak * a.attention_backward_efficiency);
     } else {
         const double pairs = attention_pairs_unchecked(cm.spec(), job.sequence, job.sequence,
-                                                       pair_count::all_keys);
+                                                       pair_count::all_keys) / cp;
         const double flops = 4.0 * b * pairs * q;
         const double heads = q / static_cast<double>(cm.head_dim());
         const double elements = b * heads * pairs;
@@ -250,8 +261,10 @@ GPUCALC_DETAIL_INLINE constexpr pass_seconds elementwise_seconds(const checked_m
 GPUCALC_DETAIL_INLINE constexpr layer_seconds layer_compute_seconds(
     const checked_model& cm, const training_job& job, const training_strategy& s,
     const gemm_machine& g, double peak, const step_assumptions& a) {
-    const double tokens =
-        static_cast<double>(s.micro_batch) * static_cast<double>(job.sequence);
+    // Each CP rank holds s/CP of every sequence's tokens (Megatron Core docs, "Context
+    // parallelism").
+    const double tokens = static_cast<double>(s.micro_batch) * static_cast<double>(job.sequence) /
+                          static_cast<double>(s.parallel.context_parallel);
     layer_seconds l{};
     l.gemm = layer_gemm_seconds(cm, s.parallel, tokens, g);
     l.attention = attention_seconds(cm, s.parallel, job, s.micro_batch, g, peak, a);

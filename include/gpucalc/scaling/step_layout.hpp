@@ -44,10 +44,14 @@ constexpr std::int64_t group_ranks_per_node(std::int64_t ranks, std::int64_t str
 /// The placements of a layout's groups on a checked cluster, found once per evaluation.
 struct step_groups {
     placement tensor;     ///< TP ranks: contiguous
+    placement context;    ///< CP ranks, TP apart
     placement pipeline;   ///< two neighbouring stages
-    placement data;       ///< DP ranks, TP apart
-    placement experts;    ///< EP ranks, TP apart (within the DP group)
-    placement replicas;   ///< the DP ÷ EP ranks that hold the same experts, TP·EP apart
+    /// The ranks that reduce the dense gradients: DP × CP of them, TP apart (Megatron-LM
+    /// reduces gradients over the data-parallel group with context parallelism, as every CP
+    /// rank holds the same weights; parallel_state's data-parallel-with-CP group)
+    placement data;
+    placement experts;    ///< EP ranks, TP·CP apart (within the DP group)
+    placement replicas;   ///< the DP·CP ÷ EP ranks that hold the same experts, TP·CP·EP apart
 };
 
 /// Places the groups (the rule step_groups states). Neighbouring stages are TP·CP·DP ranks
@@ -60,23 +64,28 @@ GPUCALC_DETAIL_INLINE constexpr step_groups place_groups(const checked_cluster& 
     const std::int64_t node_gpus = c.spec().node.gpus_per_node;
     const std::int64_t nodes = c.spec().nodes;
     const std::int64_t tp = par.tensor;
+    const std::int64_t cp = par.context_parallel;
     step_groups g{};
     g.tensor = place(c, tp, group_placement{}, function);
-    const bool one_node = tp * par.data * par.pipeline <= node_gpus;
+    group_placement context{};
+    context.ranks_per_node = group_ranks_per_node(cp, tp, node_gpus, nodes);
+    g.context = place(c, cp, context, function);
+    const bool one_node = tp * cp * par.data * par.pipeline <= node_gpus;
     if (par.pipeline > 1) {
         group_placement neighbours{};
         neighbours.ranks_per_node = one_node ? 0 : 1;
         g.pipeline = place(c, 2, neighbours, function);
     }
     group_placement data{};
-    data.ranks_per_node = group_ranks_per_node(par.data, tp, node_gpus, nodes);
-    g.data = place(c, par.data, data, function);
+    data.ranks_per_node = group_ranks_per_node(par.data * cp, tp, node_gpus, nodes);
+    g.data = place(c, par.data * cp, data, function);
     group_placement experts{};
-    experts.ranks_per_node = group_ranks_per_node(par.expert, tp, node_gpus, nodes);
+    experts.ranks_per_node = group_ranks_per_node(par.expert, tp * cp, node_gpus, nodes);
     g.experts = place(c, par.expert, experts, function);
-    const std::int64_t replicas = exact_quotient(par.data, par.expert);
+    const std::int64_t replicas = exact_quotient(par.data, par.expert) * cp;
     group_placement same{};
-    same.ranks_per_node = group_ranks_per_node(replicas, tp * par.expert, node_gpus, nodes);
+    same.ranks_per_node =
+        group_ranks_per_node(replicas, tp * cp * par.expert, node_gpus, nodes);
     g.replicas = place(c, replicas, same, function);
     return g;
 }
@@ -113,6 +122,7 @@ constexpr void check(const step_assumptions& a, const char* function) {
     require_overlap(function, "assumptions.data_parallel_overlap", a.data_parallel_overlap);
     require_overlap(function, "assumptions.parameter_gather_overlap",
                     a.parameter_gather_overlap);
+    require_overlap(function, "assumptions.context_comm_overlap", a.context_comm_overlap);
     if (a.gemm_tile_rows < 1 || a.gemm_tile_rows > (1 << 20)) {
         throw_invalid(function, "assumptions.gemm_tile_rows",
                       static_cast<double>(a.gemm_tile_rows), "", "must be in [1, 2^20]");
@@ -149,11 +159,6 @@ constexpr void check_step(const checked_model& cm, const checked_cluster& c,
         throw_invalid(function, "job.global_batch", static_cast<double>(job.global_batch), "",
                       "must be a multiple of strategy.micro_batch x strategy.parallel.data = ",
                       per_round, "");
-    }
-    if (par.context_parallel != 1) {
-        throw_invalid(function, "strategy.parallel.context_parallel",
-                      static_cast<double>(par.context_parallel), "",
-                      "must be 1: the step time does not model context parallelism yet");
     }
     const std::int64_t gpus = gpus_unchecked(par);
     if (gpus > total_gpus(c)) {
