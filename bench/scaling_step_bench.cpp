@@ -65,7 +65,7 @@ GPUCALC_DETAIL_INLINE inline double raw_collective_seconds(collective op, double
 }
 
 struct raw_groups {
-    raw_placement tensor, pipeline, data, experts, replicas;
+    raw_placement tensor, context, pipeline, data, experts, replicas;
 };
 
 /// detail::place_groups, transliterated.
@@ -75,23 +75,28 @@ GPUCALC_DETAIL_INLINE inline raw_groups raw_place_groups(const raw_cluster& c,
     const std::int64_t node_gpus = c.gpus_per_node;
     const std::int64_t nodes = c.nodes;
     const std::int64_t tp = par.tensor;
+    const std::int64_t cp = par.context_parallel;
     raw_groups g{};
     g.tensor = raw_place(c, tp, raw_group_placement{}, function);
-    const bool one_node = tp * par.data * par.pipeline <= node_gpus;
+    raw_group_placement context{};
+    context.ranks_per_node = detail::group_ranks_per_node(cp, tp, node_gpus, nodes);
+    g.context = raw_place(c, cp, context, function);
+    const bool one_node = tp * cp * par.data * par.pipeline <= node_gpus;
     if (par.pipeline > 1) {
         raw_group_placement neighbours{};
         neighbours.ranks_per_node = one_node ? 0 : 1;
         g.pipeline = raw_place(c, 2, neighbours, function);
     }
     raw_group_placement data{};
-    data.ranks_per_node = detail::group_ranks_per_node(par.data, tp, node_gpus, nodes);
-    g.data = raw_place(c, par.data, data, function);
+    data.ranks_per_node = detail::group_ranks_per_node(par.data * cp, tp, node_gpus, nodes);
+    g.data = raw_place(c, par.data * cp, data, function);
     raw_group_placement experts{};
-    experts.ranks_per_node = detail::group_ranks_per_node(par.expert, tp, node_gpus, nodes);
+    experts.ranks_per_node = detail::group_ranks_per_node(par.expert, tp * cp, node_gpus, nodes);
     g.experts = raw_place(c, par.expert, experts, function);
-    const std::int64_t replicas = detail::exact_quotient(par.data, par.expert);
+    const std::int64_t replicas = detail::exact_quotient(par.data, par.expert) * cp;
     raw_group_placement same{};
-    same.ranks_per_node = detail::group_ranks_per_node(replicas, tp * par.expert, node_gpus, nodes);
+    same.ranks_per_node =
+        detail::group_ranks_per_node(replicas, tp * cp * par.expert, node_gpus, nodes);
     g.replicas = raw_place(c, replicas, same, function);
     return g;
 }
@@ -154,12 +159,14 @@ GPUCALC_DETAIL_INLINE inline detail::step_shared raw_shared_terms(
     const gpucalc::parallel_layout& par = s.parallel;
     detail::step_shared sh{};
     sh.layer = detail::layer_compute_seconds(cm, job, s, machine, peak, a);
-    const double tokens = static_cast<double>(s.micro_batch) * static_cast<double>(job.sequence);
+    const std::int64_t local = job.sequence / par.context_parallel;
+    const double tokens = static_cast<double>(s.micro_batch) * static_cast<double>(local);
     sh.head = detail::head_seconds(m, par, tokens, machine);
     const gpucalc::cost_formats formats{job.parameters, job.parameters, job.activations, job.gradients};
-    const gpucalc::pass_shape pass{s.micro_batch, job.sequence, job.sequence, job.sequence,
-                                   gpucalc::pair_count::causal};
-    const raw_layer_cost one = raw_layer_cost_unchecked(cm, par, pass, formats);
+    const gpucalc::pass_shape pass{s.micro_batch, local, local, local, gpucalc::pair_count::causal};
+    gpucalc::parallel_layout per_rank = par;
+    per_rank.context_parallel = 1;
+    const raw_layer_cost one = raw_layer_cost_unchecked(cm, per_rank, pass, formats);
     if (par.tensor > 1 && par.sequence_parallel) {
         sh.tensor_forward =
             2.0 * (raw_collective_seconds(collective::all_gather, 0.5 * one.sequence_all_gather, g.tensor) +
@@ -171,6 +178,10 @@ GPUCALC_DETAIL_INLINE inline detail::step_shared raw_shared_terms(
     }
     sh.expert_forward =
         2.0 * raw_collective_seconds(collective::all_to_all, 0.5 * one.expert_all_to_all, g.experts);
+    const double kv = 2.0 * tokens * detail::attention_widths_per_gpu(cm, par.tensor).kv *
+                      gpucalc::bytes_per_element(job.activations);
+    sh.context_forward = raw_collective_seconds(
+        collective::all_gather, static_cast<double>(par.context_parallel) * kv, g.context);
     sh.p2p = raw_collective_seconds(collective::point_to_point, one.output_activations, g.pipeline);
     const detail::stage_weights w = detail::weights_on_worst_stage(cm, par.tensor, m.layers, par.expert);
     sh.dense_per_layer = w.linear - w.experts + 2.0 * static_cast<double>(cm.layer().norm);
@@ -195,9 +206,18 @@ GPUCALC_DETAIL_INLINE inline detail::stage_terms raw_stage_terms_of(
     const double f_compute = layers * (sh.layer.gemm.forward + sh.layer.attention.forward +
                                        sh.layer.elementwise.forward) +
                              (last ? sh.head.forward : 0.0);
+    const double dense = layers * sh.dense_per_layer +
+                         detail::ends_of_stage(cm, par.tensor, par.pipeline, stage).elements;
+    const double experts = layers * sh.experts_per_layer;
+    const double grad_bytes = gpucalc::bytes_per_element(job.gradients);
+    const double param_bytes = gpucalc::bytes_per_element(job.parameters);
+    const double accumulate =
+        a.fused_gradient_accumulation
+            ? 0.0
+            : (dense + experts) * 2.0 * (param_bytes + grad_bytes) / byte_rate;
     const double b_compute = layers * (sh.layer.gemm.backward + sh.layer.attention.backward +
                                        sh.layer.elementwise.backward) +
-                             (last ? sh.head.backward : 0.0);
+                             (last ? sh.head.backward : 0.0) + accumulate;
     t.compute = f_compute + b_compute;
     t.recompute = layers * sh.layer.recompute;
     const double tensor_passes = s.recompute == gpucalc::recompute::full ? 3.0 : 2.0;
@@ -205,13 +225,16 @@ GPUCALC_DETAIL_INLINE inline detail::stage_terms raw_stage_terms_of(
     t.tensor = tensor_passes * tp_pass;
     const double ep_pass = detail::exposed(layers * sh.expert_forward, a.expert_comm_overlap);
     t.expert = 2.0 * ep_pass;
+    const double cp_f = layers * (sh.context_forward -
+                                  a.context_comm_overlap * sh.layer.attention.forward);
+    const double cp_b = layers * (2.0 * sh.context_forward -
+                                  a.context_comm_overlap * sh.layer.attention.backward);
+    const double cp_forward = cp_f > 0.0 ? cp_f : 0.0;
+    const double cp_backward =
+        (cp_b > 0.0 ? cp_b : 0.0) + (s.recompute == gpucalc::recompute::none ? 0.0 : cp_forward);
+    t.context = cp_forward + cp_backward;
     const double p2p_pass = par.pipeline > 1 ? detail::exposed(v * sh.p2p, a.pipeline_comm_overlap) : 0.0;
     t.pipeline = 2.0 * p2p_pass;
-    const double dense = layers * sh.dense_per_layer +
-                         detail::ends_of_stage(cm, par.tensor, par.pipeline, stage).elements;
-    const double experts = layers * sh.experts_per_layer;
-    const double grad_bytes = gpucalc::bytes_per_element(job.gradients);
-    const double param_bytes = gpucalc::bytes_per_element(job.parameters);
     double gather_f = 0.0, gather_b = 0.0;
     if (par.zero_stage == 3) {
         const double gather = raw_collective_seconds(collective::all_gather, dense * param_bytes, g.data) +
@@ -222,8 +245,9 @@ GPUCALC_DETAIL_INLINE inline detail::stage_terms raw_stage_terms_of(
         gather_b = bo > 0.0 ? bo : 0.0;
     }
     t.data = gather_f + gather_b;
-    t.forward = f_compute + tp_pass + ep_pass + p2p_pass + gather_f;
-    t.backward = b_compute + t.recompute + (tensor_passes - 1.0) * tp_pass + ep_pass + p2p_pass + gather_b;
+    t.forward = f_compute + tp_pass + ep_pass + cp_forward + p2p_pass + gather_f;
+    t.backward = b_compute + t.recompute + (tensor_passes - 1.0) * tp_pass + ep_pass +
+                 cp_backward + p2p_pass + gather_b;
     t.backward_compute = b_compute;
     const collective op = par.zero_stage == 0 ? collective::all_reduce : collective::reduce_scatter;
     const double reduce = raw_collective_seconds(op, dense * grad_bytes, g.data) +
@@ -236,9 +260,11 @@ GPUCALC_DETAIL_INLINE inline detail::stage_terms raw_stage_terms_of(
         t.tail_comm += raw_collective_seconds(collective::all_gather, dense * param_bytes, g.data) +
                        raw_collective_seconds(collective::all_gather, experts * param_bytes, g.replicas);
     }
-    const double shard = par.zero_stage >= 1 ? static_cast<double>(par.data) : 1.0;
+    const double cp = static_cast<double>(par.context_parallel);
+    const double shard = par.zero_stage >= 1 ? static_cast<double>(par.data) * cp : 1.0;
     const double expert_shard =
-        par.zero_stage >= 1 ? static_cast<double>(detail::exact_quotient(par.data, par.expert)) : 1.0;
+        par.zero_stage >= 1 ? static_cast<double>(detail::exact_quotient(par.data, par.expert)) * cp
+                            : 1.0;
     t.tail_optimizer = (dense / shard + experts / expert_shard) * sh.optimizer_bytes / byte_rate;
     return t;
 }
@@ -309,7 +335,7 @@ struct raw_gpu {
     r.tensor_comm = mb * slow.tensor;
     r.pipeline_comm = mb * slow.pipeline;
     r.expert_comm = mb * slow.expert;
-    r.context_comm = 0.0;
+    r.context_comm = mb * slow.context;
     r.bubble = waits * per_mb;
     r.forward_per_microbatch = slow.forward;
     r.backward_per_microbatch = slow.backward;
@@ -436,8 +462,9 @@ void expect_same_step(const gpucalc::training_step& lib, const raw_step& raw) {
 }
 
 // The twin must agree with the library on every input it is timed on, and beyond them: an MoE
-// with expert parallelism (Mixtral 8x7B), flash attention off, the overlaps on, full-size
-// buckets, and a cluster of 2 nodes (TP 8 and DP across nodes).
+// with expert parallelism (Mixtral 8x7B), context parallelism, flash attention off, the
+// overlaps on, unfused gradient accumulation, full-size buckets, and a cluster of 2 nodes (TP 8
+// and DP across nodes).
 void check_twins() {
     const gpucalc::checked_cluster cluster = eight_hgx_h100();
     const raw_cluster rc = raw_of(cluster);
@@ -450,6 +477,8 @@ void check_twins() {
     overlapped.pipeline_comm_overlap = 0.25;
     overlapped.expert_comm_overlap = 0.5;
     overlapped.parameter_gather_overlap = 0.5;
+    overlapped.context_comm_overlap = 0.5;
+    overlapped.fused_gradient_accumulation = false;
     for (const gpucalc::step_assumptions& a : {gpucalc::step_assumptions{}, overlapped}) {
         for (step_input in : varied_inputs()) {
             for (bool flash : {true, false}) {
@@ -457,6 +486,14 @@ void check_twins() {
                 expect_same_step(library_step(llama, cluster, in.job, in.strategy, a),
                                  raw_step_time(llama, cluster, rc, gpu, in.job, in.strategy, a,
                                                raw_of(in.job.overhead), a.bucket_bytes.value()));
+                if (in.strategy.parallel.data % 2 == 0) {
+                    step_input cp = in;  // context parallelism: CP 2 from the DP ranks
+                    cp.strategy.parallel.context_parallel = 2;
+                    cp.strategy.parallel.data /= 2;
+                    expect_same_step(library_step(llama, cluster, cp.job, cp.strategy, a),
+                                     raw_step_time(llama, cluster, rc, gpu, cp.job, cp.strategy, a,
+                                                   raw_of(cp.job.overhead), a.bucket_bytes.value()));
+                }
                 if (in.strategy.parallel.data % 8 == 0) {
                     step_input moe = in;
                     moe.strategy.parallel.expert = 8;

@@ -615,26 +615,29 @@ namespace fuzz {
 namespace draw {
 
 /// A training job for the step time: the global batch stated more often than job() states it
-/// (m = 1 to 64 rounds of micro_batch × DP), no LoRA most of the time.
+/// (m = 1 to 64 rounds of micro_batch × DP), and no LoRA, nearly always, so that most calls
+/// reach the step model itself rather than its refusals.
 inline gpucalc::training_job step_job(generator& g, const gpucalc::training_strategy& s) {
     gpucalc::training_job j = job(g, s);
     static constexpr std::int64_t rounds[] = {1, 2, 8, 64};
     const std::int64_t round = g.one_of(rounds);
     constexpr std::int64_t small = std::int64_t{1} << 20;
-    if (g.coin(0.8) && s.micro_batch > 0 && s.micro_batch < small && s.parallel.data > 0 &&
+    if (g.coin(0.95) && s.micro_batch > 0 && s.micro_batch < small && s.parallel.data > 0 &&
         s.parallel.data < small) {
         j.global_batch = g.keep(s.micro_batch * s.parallel.data * round);
     }
-    if (g.coin(0.8)) j.lora.enabled = false;
+    if (g.coin(0.95)) j.lora.enabled = false;
+    // CP must divide the sequence: a power of two does, most of the time.
+    if (s.parallel.context_parallel > 1 && g.coin(0.9)) j.sequence = g.keep(std::int64_t{4096});
     return j;
 }
 
-/// A strategy for the step time: no CP and no offload most of the time.
+/// A strategy for the step time: CP as training_layout draws it (2, 15% of the time), and no
+/// offload nearly always (the step time refuses it).
 inline gpucalc::training_strategy step_strategy(generator& g, const gpucalc::transformer& m) {
     gpucalc::training_strategy s = strategy(g, m);
-    if (g.coin(0.9)) s.parallel.context_parallel = 1;
-    if (g.coin(0.9)) s.offload_optimizer = false;
-    if (g.coin(0.9)) s.offload_parameters = false;
+    if (g.coin(0.95)) s.offload_optimizer = false;
+    if (g.coin(0.95)) s.offload_parameters = false;
     return s;
 }
 
@@ -644,13 +647,15 @@ inline gpucalc::cluster step_cluster(generator& g, const gpucalc::training_strat
     gpucalc::cluster c = cluster(g);
     const gpucalc::parallel_layout& p = s.parallel;
     constexpr std::int64_t small = std::int64_t{1} << 20;
-    if (g.coin(0.8) && p.tensor > 0 && p.tensor < small && p.pipeline > 0 &&
+    if (g.coin(0.95) && p.tensor > 0 && p.tensor < small && p.pipeline > 0 &&
         p.pipeline < small && p.data > 0 && p.data < small && p.context_parallel > 0 &&
         p.context_parallel < small) {
         const std::int64_t gpus = p.tensor * p.pipeline * p.data * p.context_parallel;
         if (gpus <= std::int64_t{8} * 4096) {
             c.node.gpus_per_node = 8;
             c.nodes = g.keep32(static_cast<std::int32_t>((gpus + 7) / 8));
+            // Several nodes need a scale-out link: give them one nearly always.
+            if (c.nodes > 1 && g.coin(0.9)) c.inter_node = link(g, gpucalc::catalog::infiniband_ndr);
         }
     }
     return c;
@@ -673,8 +678,10 @@ inline gpucalc::step_assumptions step_assumptions(generator& g) {
     a.expert_comm_overlap = g.keep_real(g.one_of(overlaps));
     a.data_parallel_overlap = g.keep_real(g.one_of(overlaps));
     a.parameter_gather_overlap = g.keep_real(g.one_of(overlaps));
+    a.context_comm_overlap = g.keep_real(g.one_of(overlaps));
     a.bucket_bytes = g.keep_q(gpucalc::make<gpucalc::megabytes>(g.coin(0.7) ? 25.0 : 1.0));
     a.allow_tensor_parallel_across_nodes = g.coin(0.2);
+    a.fused_gradient_accumulation = g.coin(0.7);
     return a;
 }
 

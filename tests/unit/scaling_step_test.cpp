@@ -501,3 +501,48 @@ TEST_CASE("context parallelism: the gradients are reduced over DP x CP ranks") {
     CHECK(r.data_comm == approx(reduce, 1e-9));
     CHECK(r.gpus == 8);
 }
+
+TEST_CASE("unfused attention: the batched score matmuls run in whole waves of whole tiles") {
+    // The tiny model without FlashAttention, s = 512, b = 1, TP 1: 4 heads of d = 64, one
+    // batched call of 4 GEMMs each. On 4 SMs with 128 × 128 tiles: QKᵀ [512 × 64]·[64 × 512]
+    // is 4 × 4 tiles a head, 64 in all, 16 waves of 2·128·128·64 FLOPs a tile; ·V
+    // [512 × 512]·[512 × 64] is 4 × 1 tiles a head (64 columns padded to a 128-wide tile), 16
+    // in all, 4 waves of 2·128·128·512. Backward: dS at QKᵀ's shape, dV, dQ, dK at ·V's. The
+    // score streams (4 forward, 8 backward, 2 bytes × 4 × 512² elements) at 1 TB/s.
+    const checked_model ct = check(tiny);
+    const detail::gemm_machine g{1e14, 1e12, 4.0, 128.0, 128.0, 2.0};
+    training_job j = job_of(512, 4);
+    j.flash_attention = false;
+    j.dropout = false;
+    const detail::pass_seconds t =
+        detail::attention_seconds(ct, parallel_layout{}, j, 1, g, 1e14, hand_assumptions());
+    const double scores = 16.0 * 4.0 * 2.0 * 128.0 * 128.0 * 64.0 / 1e14;
+    const double values = 4.0 * 4.0 * 2.0 * 128.0 * 128.0 * 512.0 / 1e14;
+    const double stream = 2.0 * 4.0 * 512.0 * 512.0 / 1e12;
+    CHECK(t.forward == approx(scores + values + 4.0 * stream, 1e-12));
+    CHECK(t.backward == approx(scores + 3.0 * values + 8.0 * stream, 1e-12));
+    // ·V's padding doubles its FLOPs: the same call with the SM count unknown runs the FLOPs
+    // as they are.
+    const detail::gemm_machine plain{1e14, 1e12, 0.0, 128.0, 128.0, 2.0};
+    const detail::pass_seconds p =
+        detail::attention_seconds(ct, parallel_layout{}, j, 1, plain, 1e14, hand_assumptions());
+    CHECK(p.forward == approx(2.0 * 4.0 * 2.0 * 512.0 * 512.0 * 64.0 / 1e14 + 4.0 * stream,
+                              1e-12));
+}
+
+TEST_CASE("unfused gradient accumulation streams the gradients once a micro-batch") {
+    // The tiny model on the toy GPU, 4 micro-batches: without the fusion each micro-batch
+    // writes and reads its fresh bf16 gradients and reads and writes the bf16 buffer, 8 bytes
+    // a parameter, for the 3,674,624 parameters the GPU holds, at 1 TB/s.
+    step_assumptions a = hand_assumptions();
+    const training_step fused =
+        training_step_time(tiny, one_node(toy_gpu), job_of(512, 4), training_strategy{}, a);
+    a.fused_gradient_accumulation = false;
+    const training_step unfused =
+        training_step_time(tiny, one_node(toy_gpu), job_of(512, 4), training_strategy{}, a);
+    const double per_mb = 3674624.0 * 8.0 / 1e12;
+    CHECK(unfused.compute.value() - fused.compute.value() == approx(4.0 * per_mb, 1e-9));
+    CHECK(unfused.backward_per_microbatch.value() - fused.backward_per_microbatch.value() ==
+          approx(per_mb, 1e-9));
+    CHECK(unfused.time.value() == approx(sum_of_terms(unfused), 1e-12));
+}

@@ -101,9 +101,20 @@ GPUCALC_DETAIL_INLINE constexpr stage_terms stage_terms_of(
     const double f_compute = layers * (sh.layer.gemm.forward + sh.layer.attention.forward +
                                        sh.layer.elementwise.forward) +
                              (last ? sh.head.forward : 0.0);
+    const double dense = layers * sh.dense_per_layer +
+                         ends_of_stage(cm, par.tensor, par.pipeline, stage).elements;
+    const double experts = layers * sh.experts_per_layer;
+    const double grad_bytes = bytes_per_element(job.gradients);
+    const double param_bytes = bytes_per_element(job.parameters);
+    // Unfused gradient accumulation: each micro-batch's fresh gradients written and read, the
+    // buffer read and written (step_assumptions::fused_gradient_accumulation's source).
+    const double accumulate =
+        a.fused_gradient_accumulation
+            ? 0.0
+            : (dense + experts) * 2.0 * (param_bytes + grad_bytes) / byte_rate;
     const double b_compute = layers * (sh.layer.gemm.backward + sh.layer.attention.backward +
                                        sh.layer.elementwise.backward) +
-                             (last ? sh.head.backward : 0.0);
+                             (last ? sh.head.backward : 0.0) + accumulate;
     t.compute = f_compute + b_compute;
     t.recompute = layers * sh.layer.recompute;
     // Full recompute reruns the layer's forward, its TP collectives with it.
@@ -128,11 +139,6 @@ GPUCALC_DETAIL_INLINE constexpr stage_terms stage_terms_of(
         par.pipeline > 1 ? exposed(v * sh.p2p, a.pipeline_comm_overlap) : 0.0;
     t.pipeline = 2.0 * p2p_pass;
 
-    const double dense = layers * sh.dense_per_layer +
-                         ends_of_stage(cm, par.tensor, par.pipeline, stage).elements;
-    const double experts = layers * sh.experts_per_layer;
-    const double grad_bytes = bytes_per_element(job.gradients);
-    const double param_bytes = bytes_per_element(job.parameters);
     double gather_f = 0.0, gather_b = 0.0;
     if (par.zero_stage == 3) {
         // ZeRO-3 gathers the stage's parameters before each pass of every micro-batch

@@ -75,6 +75,14 @@ struct step_assumptions {
     /// Transformer Engine's attention (Megatron Core docs, "Context parallelism"). What the
     /// attention cannot hide stays exposed.
     double context_comm_overlap = 1.0;
+    /// Whether each weight-gradient GEMM accumulates straight into the gradient buffer. True:
+    /// Megatron-LM's gradient accumulation fusion, on by default (megatron/core/tensor_parallel/
+    /// layers.py; turned off by --no-gradient-accumulation-fusion). False: the GEMM writes a
+    /// fresh gradient that a separate kernel then adds into the buffer, as PyTorch autograd's
+    /// gradient accumulation, DDP and FSDP do, and Megatron-LM did before the fusion (2021):
+    /// per parameter and micro-batch, the fresh gradient written and read (parameter format)
+    /// and the buffer read and written (gradient format), at the memory efficiency (derived).
+    bool fused_gradient_accumulation = true;
     /// Gradient bucket size: the last bucket is reduced only after the backward ends, so it is
     /// always exposed. 25 MB: PyTorch DDP's bucket_cap_mb default (Li et al. 2020 §3.2.3,
     /// §5.2: 25 MB the best of their sweep).
@@ -104,6 +112,20 @@ struct gemm_machine {
     double tile_columns;
     double element_bytes;
 };
+
+/// The compute time of `count` independent GEMMs [m×k]·[k×n] of one batched call: their tiles
+/// share the waves (NVIDIA, Matrix Multiplication Background User's Guide §3.1–3.2, as
+/// gemm_seconds; a batched GEMM's tiles are scheduled together). No memory roof: the callers
+/// count the batched GEMMs' traffic themselves.
+GPUCALC_DETAIL_INLINE constexpr double batched_gemm_compute_seconds(const gemm_machine& g,
+                                                                    double count, double m,
+                                                                    double n, double k) {
+    if (!(g.multiprocessors > 0.0)) return count * 2.0 * m * n * k / g.flop_rate;
+    const double tiles =
+        count * ceil_whole(m / g.tile_rows) * ceil_whole(n / g.tile_columns);
+    const double waves = ceil_whole(tiles / g.multiprocessors);
+    return waves * g.multiprocessors * (2.0 * g.tile_rows * g.tile_columns * k) / g.flop_rate;
+}
 
 /// One GEMM C[m×n] = A[m×k]·B[k×n] in seconds: the larger of its compute and memory times
 /// (roofline/op.hpp's gemm() FLOPs and bytes; Williams et al. 2009). With the SM count known,
@@ -186,7 +208,9 @@ GPUCALC_DETAIL_INLINE constexpr pass_seconds layer_gemm_seconds(const checked_mo
 /// With FlashAttention: its FLOPs over the causal pairs it computes (the kernel skips masked
 /// blocks; Dao 2023 §3.1) at its forward and backward efficiencies, the backward twice the
 /// forward's FLOPs. Without: Megatron-LM's unfused path computes all s² scores as batched
-/// GEMMs at the GEMM efficiency, and streams the scores through HBM four times forward
+/// GEMMs, b·heads of them per call, at their shapes (QKᵀ [s×d]·[d×s] and ·V [s×s]·[s×d]
+/// forward; backward dS = dO·Vᵀ at QKᵀ's shape and dV, dQ, dK [s×s]·[s×d] each; Megatron-LM's
+/// baddbmm and bmm calls), and streams the scores through HBM four times forward
 /// (written by QKᵀ, read and written by the fused scale-mask-softmax, read by ·V) and eight
 /// backward (derived), at the memory efficiency. With dropout the unfused path also runs the
 /// attention dropout over the b·heads·s² probabilities (the mask and the dropped scores are
@@ -214,13 +238,19 @@ GPUCALC_DETAIL_INLINE constexpr pass_seconds attention_seconds(
     } else {
         const double pairs = attention_pairs_unchecked(cm.spec(), job.sequence, job.sequence,
                                                        pair_count::all_keys) / cp;
-        const double flops = 4.0 * b * pairs * q;
-        const double heads = q / static_cast<double>(cm.head_dim());
+        const double d = static_cast<double>(cm.head_dim());
+        const double heads = q / d;
         const double elements = b * heads * pairs;
         const double scores = elements * g.element_bytes;
         const double dropout = job.dropout ? elements * (2.0 * g.element_bytes + 1.0) : 0.0;
-        s.forward = flops / g.flop_rate + (4.0 * scores + dropout) / g.byte_rate;
-        s.backward = 2.0 * flops / g.flop_rate + (8.0 * scores + dropout) / g.byte_rate;
+        // Each rank's s/CP queries against the keys: the same pairs, as a [s/CP × s] block.
+        const double queries = static_cast<double>(job.sequence) / cp;
+        const double keys = pairs / queries;
+        const double count = b * heads;
+        const double scores_gemm = batched_gemm_compute_seconds(g, count, queries, keys, d);
+        const double values_gemm = batched_gemm_compute_seconds(g, count, queries, d, keys);
+        s.forward = scores_gemm + values_gemm + (4.0 * scores + dropout) / g.byte_rate;
+        s.backward = scores_gemm + 3.0 * values_gemm + (8.0 * scores + dropout) / g.byte_rate;
     }
     return s;
 }
