@@ -313,7 +313,8 @@ struct raw_gpu {
                                        static_cast<double>(gpu.multiprocessors),
                                        static_cast<double>(a.gemm_tile_rows),
                                        static_cast<double>(a.gemm_tile_columns),
-                                       gpucalc::bytes_per_element(job.activations)};
+                                       gpucalc::bytes_per_element(job.activations),
+                                       1.0 - a.gemm_epilogue_overlap};
     const gpucalc::parallel_layout& par = s.parallel;
     const raw_groups groups = raw_place_groups(c, par, function);
     const detail::step_shared sh = raw_shared_terms(cm, job, s, groups, machine, peak, a);
@@ -479,6 +480,7 @@ void check_twins() {
     overlapped.parameter_gather_overlap = 0.5;
     overlapped.context_comm_overlap = 0.5;
     overlapped.fused_gradient_accumulation = false;
+    overlapped.gemm_epilogue_overlap = 0.5;
     for (const gpucalc::step_assumptions& a : {gpucalc::step_assumptions{}, overlapped}) {
         for (step_input in : varied_inputs()) {
             for (bool flash : {true, false}) {

@@ -24,7 +24,7 @@ void fields(const gpucalc::step_assumptions& a, const gpucalc::step_assumptions&
     FUZZ_FIELD(pipeline_comm_overlap); FUZZ_FIELD(expert_comm_overlap);
     FUZZ_FIELD(data_parallel_overlap); FUZZ_FIELD(parameter_gather_overlap);
     FUZZ_FIELD(context_comm_overlap); FUZZ_FIELD(bucket_bytes);
-    FUZZ_FIELD(fused_gradient_accumulation);
+    FUZZ_FIELD(fused_gradient_accumulation); FUZZ_FIELD(gemm_epilogue_overlap);
     FUZZ_FIELD(allow_tensor_parallel_across_nodes);
 }
 template <class F>

@@ -96,13 +96,19 @@ TEST_CASE("issue 15 section 4: each bad input names its field") {
         CHECK(e == "training_step_time: strategy.parallel.context_parallel = 3 must divide "
                    "sequence = 4096");
     }
-    SUBCASE("a CP overlap outside [0, 1]") {
+    SUBCASE("a CP or GEMM-epilogue overlap outside [0, 1]") {
         step_assumptions a{};
         a.context_comm_overlap = 1.5;
         const std::string e =
             message_of([&] { training_step_time(m, c, job_of(4096, 8), s, a); });
         CHECK(mentions(e, "training_step_time: assumptions.context_comm_overlap = 1.5 must be "
                           "in [0, 1]"));
+        a.context_comm_overlap = 1.0;
+        a.gemm_epilogue_overlap = -0.25;
+        const std::string e2 =
+            message_of([&] { training_step_time(m, c, job_of(4096, 8), s, a); });
+        CHECK(mentions(e2, "training_step_time: assumptions.gemm_epilogue_overlap = -0.25 must "
+                           "be in [0, 1]"));
     }
     SUBCASE("a layout larger than the cluster") {
         s.parallel.data = 4;

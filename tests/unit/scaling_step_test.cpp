@@ -67,6 +67,7 @@ step_assumptions hand_assumptions() {
     a.memory_efficiency = 1.0;
     a.attention_forward_efficiency = 0.5;
     a.attention_backward_efficiency = 0.5;
+    a.gemm_epilogue_overlap = 1.0;  // the hand-worked GEMMs: compute or memory, no epilogue
     return a;
 }
 
@@ -545,4 +546,34 @@ TEST_CASE("unfused gradient accumulation streams the gradients once a micro-batc
     CHECK(unfused.backward_per_microbatch.value() - fused.backward_per_microbatch.value() ==
           approx(per_mb, 1e-9));
     CHECK(unfused.time.value() == approx(sum_of_terms(unfused), 1e-12));
+}
+
+TEST_CASE("a GEMM's output write adds to its compute, so short-K GEMMs run further from peak") {
+    // Unknown SMs, 1e14 FLOP/s, 1e12 B/s, 2-byte elements, the epilogue exposed: C[4096 × 4096]
+    // = A[4096 × K]·B[K × 4096] takes 2·4096²·K/1e14 + 4096²·2/1e12 s while compute-bound, so its
+    // efficiency is K/(K + K0) of the rate with K0 = 1e14 × 2 ÷ (2 × 1e12) = 100.
+    const detail::gemm_machine g{1e14, 1e12, 0.0, 128.0, 128.0, 2.0, 1.0};
+    const double n = 4096.0;
+    for (double k : {256.0, 1024.0, 8192.0}) {
+        const double t = detail::gemm_seconds(g, n, n, k);
+        CHECK(t == approx(2.0 * n * n * k / 1e14 + n * n * 2.0 / 1e12, 1e-12));
+        CHECK(2.0 * n * n * k / 1e14 / t == approx(k / (k + 100.0), 1e-12));
+    }
+    // Half the epilogue hidden: half the write added.
+    const detail::gemm_machine half{1e14, 1e12, 0.0, 128.0, 128.0, 2.0, 0.5};
+    CHECK(detail::gemm_seconds(half, n, n, 256.0) ==
+          approx(2.0 * n * n * 256.0 / 1e14 + 0.5 * n * n * 2.0 / 1e12, 1e-12));
+    // A memory-bound GEMM keeps its memory time: the write is part of it.
+    const detail::gemm_machine slow{1e15, 1e9, 0.0, 128.0, 128.0, 2.0, 1.0};
+    CHECK(detail::gemm_seconds(slow, 8.0, n, n) ==
+          approx((8.0 * n + n * n + 8.0 * n) * 2.0 / 1e9, 1e-12));
+    // Through the step: the default (epilogue exposed) is never faster than a hidden one.
+    step_assumptions hidden{};
+    hidden.gemm_epilogue_overlap = 1.0;
+    const checked_cluster c = check(h100_cluster(1));
+    training_strategy s{};
+    s.parallel.tensor = 8;
+    const training_step exposed = training_step_time(check(cat::llama_2_70b), c, job_of(4096, 2), s);
+    const training_step free = training_step_time(check(cat::llama_2_70b), c, job_of(4096, 2), s, hidden);
+    CHECK(exposed.compute > free.compute);
 }

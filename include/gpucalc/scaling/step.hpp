@@ -261,7 +261,8 @@ GPUCALC_DETAIL_INLINE constexpr training_step step_time_of(const checked_model& 
                                static_cast<double>(gpu.multiprocessors),
                                static_cast<double>(a.gemm_tile_rows),
                                static_cast<double>(a.gemm_tile_columns),
-                               bytes_per_element(job.activations)};
+                               bytes_per_element(job.activations),
+                               1.0 - a.gemm_epilogue_overlap};
     const parallel_layout& par = s.parallel;
     const step_groups groups = place_groups(c, par, function);
     const step_shared sh = shared_terms(cm, job, s, groups, machine, peak, a);

@@ -38,6 +38,17 @@ struct step_assumptions {
     /// efficient but quantize worse, the smaller the reverse. Uncertain.
     std::int64_t gemm_tile_rows = 128;
     std::int64_t gemm_tile_columns = 128;
+    /// The part of a GEMM's output write (its epilogue) that hides behind the main loop: 0, a
+    /// tile's epilogue writes C after its K loop ends (NVIDIA, Matrix Multiplication Background
+    /// User's Guide §2.1; CUTLASS's non-persistent kernels). So a GEMM takes its compute plus
+    /// m·n elements written at the memory efficiency, which makes short-K GEMMs run further
+    /// from peak: efficiency(K) ≈ E·K/(K + K0) with K0 = E·peak/bandwidth for 2-byte outputs,
+    /// as public microbenchmarks of H100-class GEMMs at M = N = 4096–8192 show: K0 ≈ 165–285
+    /// (OpenXLA's measured sm_90 matmul table, xla/service/gpu/model/
+    /// matmul_interpolator_data.h; TileLang's 8192² FP16 K sweep on H800, benchmark/matmul/
+    /// README.md), where E·peak/bandwidth gives about 245. Persistent and stream-K kernels can
+    /// overlap the epilogue with the next tile: up to 1. Uncertain: 0–0.5.
+    double gemm_epilogue_overlap = 0.0;
     /// FlashAttention's fraction of the dense peak, counting the FLOPs it performs (causal:
     /// the unmasked half): FlashAttention-2 reaches up to 73% of A100's peak forward and up to
     /// 63% backward (Dao 2023, arXiv 2307.08691, §4.1, head dim 128); FlashAttention-3 reaches
@@ -103,7 +114,8 @@ constexpr double ceil_whole(double x) {
 
 /// What a GEMM's time reads of the GPU, as plain numbers (base units): the peak times the
 /// GEMM efficiency, the HBM bandwidth times the memory efficiency, the SMs (0: unknown), the
-/// tile and the bytes of one element.
+/// tile, the bytes of one element, and the exposed part of the output write (1 −
+/// gemm_epilogue_overlap; 0 leaves it out).
 struct gemm_machine {
     double flop_rate;
     double byte_rate;
@@ -111,6 +123,7 @@ struct gemm_machine {
     double tile_rows;
     double tile_columns;
     double element_bytes;
+    double epilogue = 0.0;
 };
 
 /// The compute time of `count` independent GEMMs [m×k]·[k×n] of one batched call: their tiles
@@ -127,8 +140,10 @@ GPUCALC_DETAIL_INLINE constexpr double batched_gemm_compute_seconds(const gemm_m
     return waves * g.multiprocessors * (2.0 * g.tile_rows * g.tile_columns * k) / g.flop_rate;
 }
 
-/// One GEMM C[m×n] = A[m×k]·B[k×n] in seconds: the larger of its compute and memory times
-/// (roofline/op.hpp's gemm() FLOPs and bytes; Williams et al. 2009). With the SM count known,
+/// One GEMM C[m×n] = A[m×k]·B[k×n] in seconds: the larger of its compute time, with the
+/// exposed part of its output write added (step_assumptions::gemm_epilogue_overlap's source),
+/// and its memory time (roofline/op.hpp's gemm() FLOPs and bytes; Williams et al. 2009). With
+/// the SM count known,
 /// compute runs in whole waves of whole tiles: ⌈⌈m/r⌉·⌈n/c⌉ ÷ SMs⌉ waves, each as long as one
 /// full r×c×k tile on one SM (NVIDIA, Matrix Multiplication Background User's Guide §3.1 tile
 /// and §3.2 wave quantization). Split-K and stream-K kernels, which cuBLAS uses for some thin
@@ -142,6 +157,7 @@ GPUCALC_DETAIL_INLINE constexpr double gemm_seconds(const gemm_machine& g, doubl
         compute = waves * g.multiprocessors * (2.0 * g.tile_rows * g.tile_columns * k) /
                   g.flop_rate;
     }
+    compute += g.epilogue * m * n * g.element_bytes / g.byte_rate;
     const double memory = (m * k + k * n + m * n) * g.element_bytes / g.byte_rate;
     return compute > memory ? compute : memory;
 }

@@ -123,6 +123,7 @@ constexpr void check(const step_assumptions& a, const char* function) {
     require_overlap(function, "assumptions.parameter_gather_overlap",
                     a.parameter_gather_overlap);
     require_overlap(function, "assumptions.context_comm_overlap", a.context_comm_overlap);
+    require_overlap(function, "assumptions.gemm_epilogue_overlap", a.gemm_epilogue_overlap);
     if (a.gemm_tile_rows < 1 || a.gemm_tile_rows > (1 << 20)) {
         throw_invalid(function, "assumptions.gemm_tile_rows",
                       static_cast<double>(a.gemm_tile_rows), "", "must be in [1, 2^20]");
