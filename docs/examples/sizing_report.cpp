@@ -68,10 +68,39 @@ constexpr gpucalc::gpu_time llama_2_7b_reported_usage = 184320.0_gpu_hours;
 /// estimate (34 days for 300B tokens).
 constexpr std::int64_t training_gpus = 1024;
 /// Model FLOPs utilization: the library's planning default, 0.40 (roofline/training.hpp gives
-/// its sources; uncertain: 0.35–0.56). The quick estimate: communication is inside it.
+/// its sources; uncertain: 0.35–0.56). The quick estimate: communication, the pipeline bubble
+/// and the kernels' efficiency are all inside it; the scaling section composes them instead.
 constexpr double assumed_mfu = gpucalc::default_training_mfu;
 constexpr double assumed_mfu_low = 0.35;   // roofline/training.hpp's range
 constexpr double assumed_mfu_high = 0.56;
+
+/// The scaling section's cluster: H100 SXM nodes of 8 joined in the node by NVLink 4 (the
+/// catalog GPU's scale-up link, spanning the HGX board), each GPU with one InfiniBand NDR
+/// 400 Gb/s port (the DGX H100 datasheet: 8 single-port ConnectX-7 adapters a node, the
+/// cluster's default nics_per_node), 1,024 GPUs in all (training_gpus above).
+constexpr std::int64_t scaling_gpus = training_gpus;
+/// Llama 3's main pretraining phase: sequences of 8,192 tokens, 16M tokens a step, so 2,048
+/// sequences (Dubey et al. 2024, "The Llama 3 Herd of Models", §3.4.1).
+constexpr std::int64_t scaling_sequence = 8192;
+constexpr std::int64_t scaling_global_batch = 2048;
+/// The token budget: about 15T tokens, Llama 3's pretraining corpus (Dubey et al. 2024, §1).
+constexpr gpucalc::token_count llama_3_tokens = 15.0_T_tokens;
+/// The published figure beside the prediction: Llama 3 405B at 38% to 43% BF16 MFU on 8,192 to
+/// 16,384 H100 (Dubey et al. 2024, Table 4; other GPU counts and batch per DP rank than here).
+constexpr double llama_3_405b_mfu_low = 0.38;
+constexpr double llama_3_405b_mfu_high = 0.43;
+/// The strategy around the layout: Megatron-LM's, as Korthikanti et al. 2022 train with it:
+/// one sequence per micro-batch, sequence parallelism with tensor parallelism, selective
+/// activation recompute (full recompute where no layout fits with selective: their Table 2,
+/// the memory it saves), and the distributed optimizer (ZeRO stage 1); no interleaving.
+constexpr std::int64_t scaling_micro_batch = 1;
+constexpr std::int64_t scaling_zero_stage = 1;
+/// The layout rule: the smallest model-parallel size t·p that fits in memory (with the
+/// headroom above), tensor parallelism first, up to a node, then pipeline stages across
+/// nodes, data parallelism over the rest (Narayanan et al. 2021 §3.3, Takeaways #1 and #2).
+/// The candidates, in the order tried: (t, p).
+constexpr std::int64_t scaling_candidates[][2] = {{1, 1}, {2, 1},  {4, 1},  {8, 1},
+                                                  {8, 2}, {8, 4},  {8, 8},  {8, 16}, {8, 32}};
 
 /// H100 SXM on demand, per GPU-hour, at two dated prices (catalog/prices.hpp): Lambda's,
 /// which the catalog marks uncertain, and AWS's p5.48xlarge over its GPUs. The labels say
@@ -377,15 +406,16 @@ void training_section() {
 void throughput_section() {
     const gpucalc::kernel_efficiency efficiency{};
     std::cout << "== Throughput at the fewest GPUs that hold the model; cells on more than one GPU"
-                 " leave out communication time ==\n\n"
+                 " include the tensor-parallel all-reduces ==\n\n"
               << "Roofline at " << percent_text(efficiency.compute) << " of peak compute and "
               << percent_text(efficiency.memory) << " of peak bandwidth, bf16, "
               << kept_free_text() << ". Each cell: GPUs (tensor parallel, up to "
               << node_text() << "), decode tokens/s per stream at batch 1 and a "
               << count_text(serving_context) << "-token context, and time to first token for a "
               << count_text(serving_prompt) << "-token prompt.\n"
-              << "Left out: the tensor-parallel all-reduces, until the scaling module lands, so"
-                 " multi-GPU cells are optimistic.\n\n";
+              << "Composed by scaling/inference.hpp on one node: each GPU's roofline time plus the"
+                 " all-reduces over the node's link (NVLink, Infinity Fabric, or PCIe where a GPU"
+                 " has no link spanning 8), none hidden behind compute.\n\n";
     const gpucalc::gpu_spec* gpus[] = {&cat::l4, &cat::a100_80gb_sxm, &cat::h100_sxm, &cat::h200,
                                        &cat::mi300x};
     std::vector<std::string> header{"model"};
@@ -405,12 +435,17 @@ void throughput_section() {
             }
             gpucalc::serving_setup at = serve;
             at.parallel.tensor = fit.tensor_parallel;
+            // One node of this GPU; with TP 1 the answer is roofline's decode and prefill.
+            gpucalc::cluster node{};
+            node.node.gpu = *g;
+            node.node.gpus_per_node = static_cast<std::int32_t>(gpus_per_node);
             char rate[32];
             std::snprintf(rate, sizeof rate, ": %.0f tok/s, ",
                           gpucalc::in<gpucalc::tokens_per_second_per_stream>(
-                              gpucalc::decode(*m, *g, at).stream_rate));
+                              gpucalc::decode_step_time(*m, node, at).stream_rate));
             row.push_back(gpu_count_text(fit.gpus) + rate +
-                          gpucalc::to_string(gpucalc::prefill(*m, *g, at).time_to_first_token));
+                          gpucalc::to_string(
+                              gpucalc::prefill_time(*m, node, at).time_to_first_token));
         }
         rows.push_back(row);
     }
@@ -418,15 +453,17 @@ void throughput_section() {
 
     std::cout << "== Time to train Llama-2-7B on " << gpucalc::to_string(llama_2_tokens) << " at "
               << percent_text(assumed_mfu) << " MFU on " << gpus_in_nodes_text(training_gpus)
-              << ": the quick estimate, communication inside the assumed MFU ==\n\n"
+              << ": the quick estimate at an assumed MFU ==\n\n"
               << "FLOPs counted exactly per token at " << count_text(training_sequence)
               << "-token sequences with full attention (every key scored, the MFU convention);"
                  " 6·N·D (Kaplan et al. 2020) beside it.\n"
               << "Meta reported " << gpucalc::to_string(llama_2_7b_reported_usage, {6})
               << " on A100 80GB (Touvron et al. 2023, Table 2). The MFU is a planning figure"
                  " (uncertain: " << percent_text(assumed_mfu_low) << " to "
-              << percent_text(assumed_mfu_high) << " in published runs). * Uncertain GPU figures,"
-                 " as in the first table.\n\n";
+              << percent_text(assumed_mfu_high) << " in published runs), with communication,"
+                 " the pipeline bubble and the kernels' efficiency inside it; the next section"
+                 " composes them for a layout instead. * Uncertain GPU figures, as in the first"
+                 " table.\n\n";
     std::vector<std::vector<std::string>> train{
         {"GPUs", "time (exact count)", "GPU-hours (exact count)", "GPU-hours (6·N·D)"}};
     gpucalc::training_job job{};
@@ -450,6 +487,140 @@ void throughput_section() {
     print_table(train);
 }
 
+/// A training run the scaling section predicts: the model, its layout and its composed step.
+struct scaled_run {
+    const gpucalc::transformer* model;
+    gpucalc::training_strategy strategy;
+    gpucalc::training_step step;
+    bool found;  ///< false: no candidate layout fits
+};
+
+/// The scaling section's cluster: scaling_gpus H100 SXM in nodes of gpus_per_node.
+gpucalc::cluster scaling_cluster() {
+    gpucalc::cluster c{};
+    c.node.gpu = cat::h100_sxm;
+    c.node.gpus_per_node = static_cast<std::int32_t>(gpus_per_node);
+    c.nodes = static_cast<std::int32_t>(scaling_gpus / gpus_per_node);
+    c.inter_node = cat::infiniband_ndr;
+    return c;
+}
+
+gpucalc::training_job scaling_job() {
+    gpucalc::training_job job{};
+    job.sequence = scaling_sequence;
+    job.global_batch = scaling_global_batch;
+    return job;
+}
+
+/// The first candidate layout (scaling_candidates) whose memory fits with the headroom, with
+/// selective recompute, else with full recompute.
+scaled_run predict(const gpucalc::transformer& m) {
+    const gpucalc::checked_model model = gpucalc::check(m);
+    const gpucalc::checked_cluster cluster = gpucalc::check(scaling_cluster());
+    const gpucalc::training_job job = scaling_job();
+    for (gpucalc::recompute recompute :
+         {gpucalc::recompute::selective, gpucalc::recompute::full}) {
+        for (const auto& tp : scaling_candidates) {
+            const std::int64_t model_parallel = tp[0] * tp[1];
+            if (scaling_gpus % model_parallel != 0) continue;
+            gpucalc::training_strategy s{};
+            s.parallel.tensor = tp[0];
+            s.parallel.pipeline = tp[1];
+            s.parallel.data = scaling_gpus / model_parallel;
+            s.parallel.sequence_parallel = tp[0] > 1;
+            s.parallel.zero_stage = scaling_zero_stage;
+            s.micro_batch = scaling_micro_batch;
+            s.recompute = recompute;
+            if (scaling_global_batch % (s.micro_batch * s.parallel.data) != 0) continue;
+            const gpucalc::training_step step =
+                gpucalc::training_step_time(model, cluster, job, s);
+            if (gpucalc::fits(step.memory, cat::h100_sxm, headroom).ok) {
+                return {&m, s, step, true};
+            }
+        }
+    }
+    return {&m, gpucalc::training_strategy{}, gpucalc::training_step{}, false};
+}
+
+/// The models the scaling section predicts, Llama 3's three sizes.
+std::vector<scaled_run> scaled_runs() {
+    std::vector<scaled_run> runs;
+    for (const gpucalc::transformer* m : {&cat::llama_3_8b, &cat::llama_3_70b,
+                                          &cat::llama_3_1_405b}) {
+        runs.push_back(predict(*m));
+    }
+    return runs;
+}
+
+/// "TP8 PP16 DP8", with ", full recompute" where selective did not fit.
+std::string layout_text(const gpucalc::training_strategy& s) {
+    const gpucalc::parallel_layout& p = s.parallel;
+    return "TP" + std::to_string(p.tensor) + " PP" + std::to_string(p.pipeline) + " DP" +
+           std::to_string(p.data) +
+           (s.recompute == gpucalc::recompute::full ? ", full recompute" : "");
+}
+
+/// A share of a step: 0.1234 → "12.3%".
+std::string share_text(double fraction) {
+    char text[16];
+    std::snprintf(text, sizeof text, "%.1f%%", 100.0 * fraction);
+    return text;
+}
+
+void scaling_section() {
+    std::cout << "== Training step on " << count_text(scaling_gpus) << " H100 SXM ("
+              << count_text(scaling_gpus / gpus_per_node) << " nodes of " << gpus_per_node
+              << ", scaling/step.hpp): Llama 3 at " << count_text(scaling_global_batch)
+              << " sequences of " << count_text(scaling_sequence) << " tokens a step, "
+              << gpucalc::to_string(llama_3_tokens) << " to train ==\n\n"
+              << "Composed, not assumed: each step is its compute, recompute, exposed tensor-,"
+                 " pipeline- and data-parallel communication, pipeline bubble and optimizer"
+                 " step, from the layout on the cluster (1F1B schedule; docs/scaling.md gives the"
+                 " terms and their sources). NVLink 4 in a node, one InfiniBand NDR port a GPU"
+                 " between nodes.\n"
+              << "Layout: the smallest tensor x pipeline size that fits with "
+              << kept_free_text() << ", tensor parallel first up to the node, then pipeline"
+                 " stages, data parallel over the rest (Narayanan et al. 2021, Section 3.3);"
+                 " sequence parallel, selective recompute (full where selective fits no"
+                 " candidate), ZeRO-" << scaling_zero_stage
+              << " (distributed optimizer), micro-batch " << scaling_micro_batch
+              << ", AdamW, bf16.\n"
+              << "Batch and token budget as Llama 3's pretraining (Dubey et al. 2024, Section"
+                 " 3.4.1 and Section 1). Shares are of the step: compute includes recompute;"
+                 " communication is the exposed part only.\n"
+              << "Published for comparison: Llama 3 405B trained at "
+              << percent_text(llama_3_405b_mfu_low) << " to " << percent_text(llama_3_405b_mfu_high)
+              << " MFU on 8,192 to 16,384 H100 (Dubey et al. 2024, Table 4), with other GPU"
+                 " counts and layouts than here.\n\n";
+    std::vector<std::vector<std::string>> rows{
+        {"model", "layout", "memory/GPU", "step", "tokens/s", "MFU", "compute", "comm.",
+         "bubble", "time to train", "GPU-hours"}};
+    for (const scaled_run& r : scaled_runs()) {
+        if (!r.found) {
+            rows.push_back({std::string(r.model->name), "no candidate layout fits", "-", "-",
+                            "-", "-", "-", "-", "-", "-", "-"});
+            continue;
+        }
+        const gpucalc::training_step& s = r.step;
+        const double step = s.time.value();
+        const double compute = (s.compute + s.recompute).value() / step;
+        const double comm = (s.tensor_comm + s.pipeline_comm + s.expert_comm + s.context_comm +
+                             s.data_comm)
+                                .value() /
+                            step;
+        const gpucalc::duration time = gpucalc::time_to_train(s, llama_3_tokens);
+        char rate[32];
+        std::snprintf(rate, sizeof rate, "%.3g M",
+                      gpucalc::in<gpucalc::tokens_per_second>(s.tokens_per_second) / 1e6);
+        rows.push_back({std::string(r.model->name), layout_text(r.strategy),
+                        gpucalc::to_string(s.memory.total), gpucalc::to_string(s.time), rate,
+                        percent_text(s.mfu), share_text(compute), share_text(comm),
+                        share_text(s.bubble.value() / step), gpucalc::to_string(time),
+                        gpucalc::to_string(static_cast<double>(s.gpus) * 1.0_gpu * time)});
+    }
+    print_table(rows);
+}
+
 void cost_section() {
     std::cout << "== Cost at dated prices (catalog/prices.hpp): H100 SXM on demand at "
               << gpucalc::to_string(lambda_price) << " (" << lambda_price_label
@@ -470,7 +641,8 @@ void cost_section() {
     exact.mfu = assumed_mfu;
     std::vector<std::string> train{"train Llama-2-7B on " + gpucalc::to_string(llama_2_tokens) +
                                    " (" + count_text(training_gpus) + " H100, " +
-                                   percent_text(assumed_mfu) + " MFU, exact FLOP count)"};
+                                   percent_text(assumed_mfu) +
+                                   " MFU, exact FLOP count): the quick estimate"};
     for (gpucalc::gpu_price p : columns_at) {
         train.push_back(gpucalc::to_string(
             gpucalc::training_cost(cat::llama_2_7b, cat::h100_sxm, llama_2_tokens, job, layout, p,
@@ -478,6 +650,19 @@ void cost_section() {
                 .cost));
     }
     rows.push_back(train);
+    // The scaling section's runs, priced at their composed steps' pace.
+    for (const scaled_run& r : scaled_runs()) {
+        if (!r.found) continue;
+        std::vector<std::string> row{"train " + std::string(r.model->name) + " on " +
+                                     gpucalc::to_string(llama_3_tokens) + " (" +
+                                     count_text(scaling_gpus) + " H100, " +
+                                     layout_text(r.strategy) + ", composed step)"};
+        for (gpucalc::gpu_price p : columns_at) {
+            row.push_back(gpucalc::to_string(
+                gpucalc::training_cost(r.step, llama_3_tokens, p).cost));
+        }
+        rows.push_back(row);
+    }
 
     gpucalc::serving_setup serve = one_sequence();
     serve.batch = serving_cost_batch;
@@ -591,6 +776,7 @@ int main() {
     serving_section();
     training_section();
     throughput_section();
+    scaling_section();
     cost_section();
     units_section();
     return 0;

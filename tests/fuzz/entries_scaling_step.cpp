@@ -1,8 +1,10 @@
 // entries_scaling_step.cpp: the fuzz table's entries for scaling/step.hpp: the training step
-// time of a parallel job (checked and validating) and the time to train a token budget.
+// time of a parallel job (checked and validating), the time to train a token budget and what the
+// run costs at the step's pace (cost/run.hpp's training_cost(step, ...)).
 //
 // The printing (fields, type_name) and checking (inspect) of the module's types live here,
 // found by argument-dependent lookup, as entries_collectives.cpp does.
+#include <gpucalc/cost/run.hpp>
 #include <gpucalc/scaling/step.hpp>
 
 #include <string>
@@ -127,6 +129,20 @@ void register_scaling_step(registry& r) {
            const training_strategy& s, const token_count& tokens) {
             const training_step step = setup([&] { return training_step_time(m, c, j, s); });
             return time_to_train(step, tokens);
+        });
+    add(r, "training_cost [training_step]", "training_cost",
+        "gpucalc::training_cost(gpucalc::training_step_time({0}, {1}, {2}, {3}), {4}, {5})",
+        [](generator& g) {
+            const transformer m = draw::model(g);
+            const training_strategy s = draw::step_strategy(g, m);
+            return std::tuple{m, draw::step_cluster(g, s), draw::step_job(g, s), s,
+                              g.q<token_count>(typical::training_tokens),
+                              g.q<gpu_price>(typical::gpu_price)};
+        },
+        [](const transformer& m, const cluster& c, const training_job& j,
+           const training_strategy& s, const token_count& tokens, const gpu_price& price) {
+            const training_step step = setup([&] { return training_step_time(m, c, j, s); });
+            return training_cost(step, tokens, price);
         });
 }
 

@@ -1,6 +1,7 @@
 // cost_test.cpp: prices, spot and checkpointing, owning and rent-vs-buy, energy: each against
 // its published figure or its defining identity.
 #include <gpucalc/catalog/gpus.hpp>
+#include <gpucalc/catalog/links.hpp>
 #include <gpucalc/catalog/models.hpp>
 #include <gpucalc/catalog/prices.hpp>
 #include <gpucalc/cost.hpp>
@@ -115,6 +116,59 @@ TEST_CASE("training and serving cost come from the roofline's durations") {
     CHECK(serving_cost_per_million_tokens(catalog::llama_3_70b, catalog::h100_sxm, d,
                                           3.0_usd_per_gpu_hour) ==
           approx(make<usd_per_million_tokens>(2.0 * 3.0 / 3600.0 * 1e6 / aggregate)));
+}
+
+TEST_CASE("a training run priced at a composed step's pace") {
+    // By hand: 1 T tokens at 500,000 tokens/s take 2e6 s (555.6 h); on 1,024 GPUs that is
+    // 568,889 GPU-h, $1,137,778 at $2/GPU·h: cost = tokens ÷ tokens/s × GPUs × $/GPU·h.
+    training_step step{};
+    step.tokens_per_second = 500000.0_tokens_per_s;
+    step.gpus = 1024;
+    const training_cost_estimate e = training_cost(step, 1.0_T_tokens, 2.0_usd_per_gpu_hour);
+    CHECK(in<seconds>(e.time) == approx(2e6));
+    CHECK(in<gpu_hours>(e.usage) == approx(2e6 * 1024.0 / 3600.0));
+    CHECK(in<usd>(e.cost) == approx(2.0 * 2e6 * 1024.0 / 3600.0));
+    // The other members are not read: a zero step time changes nothing.
+    step.time = 0.0_s;
+    CHECK(training_cost(step, 1.0_T_tokens, 2.0_usd_per_gpu_hour).cost == approx(e.cost));
+    // A price of 0 is an answer: the time and the GPU-hours, at no cost.
+    CHECK(training_cost(step, 1.0_T_tokens, 0.0_usd_per_gpu_hour).cost == 0.0_usd);
+
+    // From the step model itself: Llama-2-7B on 2 H100 nodes (NVLink 4 inside, 8 NDR NICs a
+    // node), TP 8 and DP 2. The priced time is time_to_train's, the GPUs the layout's.
+    cluster pod{};
+    pod.node.gpu = catalog::h100_sxm;
+    pod.nodes = 2;
+    pod.inter_node = catalog::infiniband_ndr;
+    training_job job{};
+    job.sequence = 4096;
+    job.global_batch = 64;
+    training_strategy s{};
+    s.parallel.tensor = 8;
+    s.parallel.data = 2;
+    s.parallel.sequence_parallel = true;
+    s.parallel.zero_stage = 1;
+    const training_step composed = training_step_time(catalog::llama_2_7b, pod, job, s);
+    const training_cost_estimate run = training_cost(composed, 2.0_T_tokens, 3.0_usd_per_gpu_hour);
+    CHECK(run.time == approx(time_to_train(composed, 2.0_T_tokens)));
+    CHECK(in<gpu_hours>(run.usage) == approx(16.0 * in<hours>(run.time)));
+    CHECK(in<usd>(run.cost) == approx(3.0 * 16.0 * in<hours>(run.time)));
+
+    // Bad input names the field it came from.
+    training_step stalled = step;
+    stalled.tokens_per_second = 0.0_tokens_per_s;
+    CHECK_THROWS_WITH_AS(training_cost(stalled, 1.0_T_tokens, 2.0_usd_per_gpu_hour),
+                         "training_cost: step.tokens_per_second = 0 tokens/s must be finite and > 0",
+                         invalid_input);
+    training_step empty = step;
+    empty.gpus = 0;
+    CHECK_THROWS_WITH_AS(training_cost(empty, 1.0_T_tokens, 2.0_usd_per_gpu_hour),
+                         "training_cost: step.gpus = 0 must be >= 1", invalid_input);
+    CHECK_THROWS_WITH_AS(training_cost(step, 0.0_T_tokens, 2.0_usd_per_gpu_hour),
+                         "training_cost: tokens = 0 tokens must be finite and > 0", invalid_input);
+    CHECK_THROWS_WITH_AS(training_cost(step, 1.0_T_tokens, -1.0_usd_per_gpu_hour),
+                         "training_cost: price = -$1/GPU\xC2\xB7h must be finite and >= 0",
+                         invalid_input);
 }
 
 TEST_CASE("the cheapest region counts moving the data there") {

@@ -1,6 +1,7 @@
 // cost/run.hpp: what a training run or a served model costs, from a duration or a throughput:
-// any estimate (roofline.hpp's quick ones, or a composed multi-GPU one) can be priced. This
-// module never estimates a duration itself; the conveniences below call roofline.hpp for one.
+// any estimate (roofline.hpp's quick ones, or scaling/step.hpp's composed step) can be priced.
+// This module never estimates a duration itself; the conveniences below take one from
+// roofline.hpp (an assumed MFU) or from a training_step the caller computed.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +11,7 @@
 #include "../model.hpp"
 #include "../parallelism.hpp"
 #include "../roofline.hpp"
+#include "../scaling/step.hpp"
 #include "../units.hpp"
 #include "../workload.hpp"
 #include "prices.hpp"
@@ -49,7 +51,10 @@ constexpr training_cost_estimate training_cost(duration time, const parallel_lay
     return detail::priced_run(time, gpus, price);
 }
 
-/// The same with the time from roofline.hpp's quick estimate, time_to_train at an assumed MFU.
+/// The same with the time from roofline.hpp's quick estimate, time_to_train at an assumed MFU
+/// (default_training_mfu): a quick estimate, with communication, the pipeline bubble and the
+/// kernels' efficiency all folded into that one figure. For a prediction from the layout's
+/// compute and collectives, price a composed step: training_cost(step, tokens, price) below.
 /// Ranges: price as above; the rest as time_to_train states (errors name training_cost).
 constexpr training_cost_estimate training_cost(const transformer& m, const gpu_spec& gpu,
                                                token_count tokens, const training_job& job,
@@ -61,6 +66,23 @@ constexpr training_cost_estimate training_cost(const transformer& m, const gpu_s
     const duration time = detail::time_for_tokens(m, gpu, in<gpucalc::tokens>(tokens), job, layout,
                                                   assumption, function);
     return detail::priced_run(time, detail::gpus_unchecked(layout), price);
+}
+
+/// A training run of `tokens` at the pace of a composed step (scaling/step.hpp's
+/// training_step_time, communication and bubble included): time = tokens ÷
+/// step.tokens_per_second, as time_to_train(step, tokens), on step.gpus GPUs at `price` per
+/// GPU-hour, so cost = tokens ÷ tokens/s × GPUs × price (derived). Ranges: price 0 or in
+/// [1e-30, $1e9/GPU·h] in base units; tokens in [1e-30, 1e20]; the step as training_step_time
+/// returns it: step.tokens_per_second > 0 and step.gpus in [1, 2^40] (the other members are
+/// not read; errors name training_cost).
+constexpr training_cost_estimate training_cost(const training_step& step, token_count tokens,
+                                               gpu_price price) {
+    constexpr const char* function = "training_cost";
+    detail::require_non_negative(function, "price", price);
+    detail::require_positive(function, "tokens", tokens);
+    detail::require_positive(function, "step.tokens_per_second", step.tokens_per_second);
+    detail::require_count(function, "step.gpus", step.gpus);
+    return detail::priced_run(tokens / step.tokens_per_second, step.gpus, price);
 }
 
 /// Serving cost per output token (shown per million) for one replica decoding `setup`
@@ -91,6 +113,12 @@ template <class Price, detail::if_instance_price<Price> misuse = 0>
 constexpr training_cost_estimate training_cost(const transformer&, const gpu_spec&, token_count,
                                                const training_job&, const parallel_layout&,
                                                const Price&, const mfu_assumption& = {}) {
+    GPUCALC_DETAIL_REJECT_INSTANCE_PRICE("training_cost", "price");
+    return training_cost_estimate{};
+}
+
+template <class Price, detail::if_instance_price<Price> misuse = 0>
+constexpr training_cost_estimate training_cost(const training_step&, token_count, const Price&) {
     GPUCALC_DETAIL_REJECT_INSTANCE_PRICE("training_cost", "price");
     return training_cost_estimate{};
 }
