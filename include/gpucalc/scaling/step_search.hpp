@@ -104,10 +104,20 @@ constexpr void check_search_template(const checked_model& cm, const training_job
     check(a, function);
 }
 
+/// Calls visit(d) for each divisor d of `n` >= 1: d = 1, n, 2, n ÷ 2, ... (pairs up to √n).
+template <class Visit>
+constexpr void for_each_divisor(std::int64_t n, Visit&& visit) {
+    for (std::int64_t d = 1; d <= n / d; ++d) {
+        if (!divides(d, n)) continue;
+        visit(d);
+        if (d != n / d) visit(n / d);
+    }
+}
+
 /// The fastest fitting layout on exactly `gpus` GPUs of `sub` (a cluster of just enough
 /// nodes), written into `best`; false when none fits. TP runs over the divisors of
 /// gcd(gpus_per_node, gpus), PP over the divisors of gcd(layers, gpus ÷ TP), DP is the rest;
-/// ties keep the first found (smallest TP, then the PP order below).
+/// ties keep the first found, in for_each_divisor's order.
 GPUCALC_DETAIL_INLINE constexpr bool fastest_fitting_at(const checked_model& cm,
                                                         const checked_cluster& sub,
                                                         const training_job& job,
@@ -134,16 +144,11 @@ GPUCALC_DETAIL_INLINE constexpr bool fastest_fitting_at(const checked_model& cm,
             any = true;
         }
     };
-    for (std::int64_t tp = 1; tp <= tp_span; ++tp) {
-        if (!divides(tp, tp_span)) continue;
+    // Divisors in pairs (d, span ÷ d), d up to √span: O(√span) trials each.
+    for_each_divisor(tp_span, [&](std::int64_t tp) {
         const std::int64_t pp_span = common_divisor(cm.spec().layers, gpus / tp);
-        // Divisors in pairs (d, pp_span ÷ d), d up to √pp_span: O(√pp_span) trials.
-        for (std::int64_t d = 1; d * d <= pp_span; ++d) {
-            if (!divides(d, pp_span)) continue;
-            try_layout(tp, d);
-            if (d * d != pp_span) try_layout(tp, pp_span / d);
-        }
-    }
+        for_each_divisor(pp_span, [&](std::int64_t pp) { try_layout(tp, pp); });
+    });
     return any;
 }
 
