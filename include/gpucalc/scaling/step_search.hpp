@@ -64,8 +64,9 @@ constexpr bool searched_layout_ok(const checked_model& cm, const training_job& j
 
 /// The template's fields the search keeps, checked once as training_step_time would check
 /// them on the smallest layout (TP 1, PP 1, DP = EP), naming `function`.
-constexpr void check_search_template(const checked_model& cm, const training_job& job, const training_strategy& s,
-                                     const step_assumptions& a, const char* function) {
+constexpr void check_search_template(const checked_model& cm, const training_job& job,
+                                     const training_strategy& s, const step_assumptions& a,
+                                     const char* function) {
     if (job.global_batch == 0) {
         throw_invalid(function, "job.global_batch", 0.0, "",
                       "must be stated (>= 1): a step time needs the micro-batches per step");
