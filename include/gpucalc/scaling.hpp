@@ -13,3 +13,4 @@
 #include "scaling/step.hpp"
 #include "scaling/step_compute.hpp"
 #include "scaling/step_layout.hpp"
+#include "scaling/step_search.hpp"

@@ -374,9 +374,9 @@ constexpr duration time_to_train(const training_step& step, token_count tokens) 
 }
 
 /// Scaling efficiency of `step` against `reference`: its tokens/s per GPU over the reference's
-/// (1: linear scaling). Issue 15 takes as the reference the smallest GPU count on which the job
-/// fits at the same micro-batch per GPU, as "1 GPU" is undefined for a large model; finding it
-/// is the caller's search for now. Above 1 is an answer, not an error: more GPUs can shard the
+/// (1: linear scaling). The reference is the smallest GPU count on which the job fits at the
+/// same micro-batch per GPU, as "1 GPU" is undefined for a large model: smallest_fitting_step
+/// (scaling/step_search.hpp) finds it. Above 1 is an answer, not an error: more GPUs can shard the
 /// optimizer (ZeRO) or free memory for a better layout. Not to be confused with a kernel
 /// efficiency (a fraction of a peak). Ranges: both steps as training_step_time returns them
 /// (tokens_per_second > 0, gpus >= 1).
