@@ -212,6 +212,10 @@ void check_twins() {
     pcie_spec.nodes = 2;
     pcie_spec.inter_node = cat::infiniband_ndr;
     const gpucalc::checked_cluster pcie = gpucalc::check(pcie_spec);
+    // Levels with different base latencies, so that the larger-of-the-two rule is compared.
+    gpucalc::cluster based_spec = pcie_spec;
+    based_spec.inter_node.base_latency = gpucalc::make<gpucalc::seconds>(9e-6);
+    const gpucalc::checked_cluster based = gpucalc::check(based_spec);
     const collective ops[] = {collective::all_reduce, collective::all_gather,
                               collective::reduce_scatter, collective::all_to_all,
                               collective::broadcast};
@@ -246,7 +250,7 @@ void check_twins() {
                 for (std::int64_t n : {1, 2, 4, 8, 9, 12, 16}) {
                     const gpucalc::collective_spec s{op, gpucalc::make<gpucalc::bytes>(size), n,
                                                      a};
-                    for (const gpucalc::checked_cluster* c : {&cluster, &pcie}) {
+                    for (const gpucalc::checked_cluster* c : {&cluster, &pcie, &based}) {
                         expect_same_placed(library_placed(s, *c, {}),
                                            raw_placed_time(raw_of(s), raw_of(*c), {}));
                         for (const gpucalc::group_placement& w : placements) {
