@@ -28,10 +28,13 @@ GPUCALC_DETAIL_INLINE constexpr void set_terms(placed_collective_estimate& e, du
 }
 
 /// NCCL's rings across k > 1 nodes (every ring op, and broadcast's scatter + all-gather): the
-/// flat steps, of which the passes × (k − 1) that cross nodes cost α_inter and the rest α_intra
-/// (ring latency in src/graph/tuning.cc, github.com/NVIDIA/nccl: 2(nNodes − 1) of all-reduce's
-/// 2(n − 1) steps, nNodes − 1 of all-gather's and reduce-scatter's n − 1; the same for the
-/// broadcast chain, plus the scatter's first ⌈log2 k⌉ steps, derived). Each channel's ring makes
+/// base once, then the flat steps, of which the passes × (k − 1) that cross nodes cost α_inter
+/// and the rest α_intra (ring latency in src/graph/tuning.cc, github.com/NVIDIA/nccl: 2(nNodes −
+/// 1) of all-reduce's 2(n − 1) steps, nNodes − 1 of all-gather's and reduce-scatter's n − 1; the
+/// same for the broadcast chain, plus the scatter's first ⌈log2 k⌉ steps, derived). NCCL at
+/// commit b6475625 counts 2·nNodes crossings for the all-reduce and, once the ring leaves the
+/// node, raises each intra-node hop to the network's post overhead (getNetOverhead: 1 µs on
+/// Intel CPUs, 2 µs on AMD, with LL); neither is followed. Each channel's ring makes
 /// g − 1 intra-node hops and one NIC hop per node, and each GPU is the exit on 1/g of the
 /// channels, so a GPU's intra-node link carries (g − 1)/g of the ring volume V and the node's
 /// NICs carry V: V × max((g − 1)/(g B_intra), 1/N) (derived). On a PCIe-only node the NIC
