@@ -72,20 +72,20 @@ inline void raw_check(const raw_spec& s, const char* function) {
 }
 
 /// detail::flat_collective_time, transliterated.
-GPUCALC_DETAIL_INLINE inline raw_flat_result raw_flat_time(const raw_spec& s, double alpha,
-                                                        double bus) {
+GPUCALC_DETAIL_INLINE inline raw_flat_result raw_flat_time(const raw_spec& s, double base,
+                                                        double alpha, double bus) {
     const collective op = s.op;
     const collective_algorithm algorithm = s.algorithm;
     const std::int64_t n = s.ranks;
     const double bytes = s.bytes;
     if (algorithm != collective_algorithm::fastest) {
-        return raw_flat_estimate(op, algorithm, n, bytes, alpha, bus);
+        return raw_flat_estimate(op, algorithm, n, bytes, base, alpha, bus);
     }
     const raw_flat_result first =
-        raw_flat_estimate(op, detail::default_algorithm(op), n, bytes, alpha, bus);
+        raw_flat_estimate(op, detail::default_algorithm(op), n, bytes, base, alpha, bus);
     if (!detail::chooses_ring_or_tree(op) || n <= 1) return first;
     const raw_flat_result tree =
-        raw_flat_estimate(op, collective_algorithm::tree, n, bytes, alpha, bus);
+        raw_flat_estimate(op, collective_algorithm::tree, n, bytes, base, alpha, bus);
     const raw_flat_result* const pair[2] = {&first, &tree};
     return *pair[tree.time < first.time ? 1 : 0];
 }
@@ -94,6 +94,7 @@ GPUCALC_DETAIL_INLINE inline raw_flat_result raw_flat_time(const raw_spec& s, do
 struct raw_link {
     double per_direction, latency, collective_efficiency;
     std::int32_t span;
+    double base_latency;
 };
 
 /// collective_time(spec, link), transliterated (the link's range checks as detail::check).
@@ -110,6 +111,7 @@ struct raw_link {
     }
     detail::require_fraction_at(detail::field_path{function, "link."}, "collective_efficiency",
                                 l.collective_efficiency);
+    twin::require_non_negative<gpucalc::duration>(function, "link.base_latency", l.base_latency);
     if (s.ranks > 1 && !(l.per_direction > 0.0)) {
         detail::throw_invalid(function, "link.per_direction", 0.0, "B/s",
                               "must be > 0 when spec.ranks = ", static_cast<double>(s.ranks),
@@ -120,7 +122,7 @@ struct raw_link {
                               "must not exceed link.span = ", static_cast<double>(l.span),
                               " (the GPUs the link joins into one domain)");
     }
-    return raw_flat_time(s, l.latency, l.collective_efficiency * l.per_direction);
+    return raw_flat_time(s, l.base_latency, l.latency, l.collective_efficiency * l.per_direction);
 }
 
 /// collective_time(spec, checked_cluster, placement), transliterated.
@@ -166,7 +168,8 @@ gpucalc::checked_cluster two_hgx_h100() {
 }
 
 raw_link raw_of(const gpucalc::link_spec& l) {
-    return {l.per_direction.value(), l.latency.value(), l.collective_efficiency, l.span};
+    return {l.per_direction.value(), l.latency.value(), l.collective_efficiency, l.span,
+            l.base_latency.value()};
 }
 
 raw_group_placement raw_of(const gpucalc::group_placement& p) {
@@ -209,6 +212,10 @@ void check_twins() {
     pcie_spec.nodes = 2;
     pcie_spec.inter_node = cat::infiniband_ndr;
     const gpucalc::checked_cluster pcie = gpucalc::check(pcie_spec);
+    // Levels with different base latencies, so that the larger-of-the-two rule is compared.
+    gpucalc::cluster based_spec = pcie_spec;
+    based_spec.inter_node.base_latency = gpucalc::make<gpucalc::seconds>(9e-6);
+    const gpucalc::checked_cluster based = gpucalc::check(based_spec);
     const collective ops[] = {collective::all_reduce, collective::all_gather,
                               collective::reduce_scatter, collective::all_to_all,
                               collective::broadcast};
@@ -243,7 +250,7 @@ void check_twins() {
                 for (std::int64_t n : {1, 2, 4, 8, 9, 12, 16}) {
                     const gpucalc::collective_spec s{op, gpucalc::make<gpucalc::bytes>(size), n,
                                                      a};
-                    for (const gpucalc::checked_cluster* c : {&cluster, &pcie}) {
+                    for (const gpucalc::checked_cluster* c : {&cluster, &pcie, &based}) {
                         expect_same_placed(library_placed(s, *c, {}),
                                            raw_placed_time(raw_of(s), raw_of(*c), {}));
                         for (const gpucalc::group_placement& w : placements) {

@@ -53,12 +53,13 @@ GPUCALC_DETAIL_INLINE inline void raw_complete(raw_flat_result& e, collective op
 GPUCALC_DETAIL_INLINE inline raw_flat_result raw_flat_estimate(collective op,
                                                                collective_algorithm a,
                                                                std::int64_t n, double bytes,
-                                                               double alpha, double bus) {
+                                                               double base, double alpha,
+                                                               double bus) {
     raw_flat_result e{};
     e.algorithm = a;
     if (n > 1) {
         const detail::alpha_beta_terms t = detail::flat_terms(op, a, n);
-        e.latency_term = t.latency_steps * alpha;
+        e.latency_term = base + t.latency_steps * alpha;
         e.bandwidth_term = t.volume * (bytes / bus);
     }
     raw_complete(e, op, n, bytes);
@@ -70,21 +71,22 @@ struct raw_link_fields {
     std::string_view name;
     double per_direction, latency;
     std::int32_t span;
-    double collective_efficiency;
+    double collective_efficiency, base_latency;
 };
 
 GPUCALC_DETAIL_INLINE inline bool raw_same_link(const raw_link_fields& a,
                                                 const raw_link_fields& b) {
     return a.name == b.name && a.per_direction == b.per_direction && a.latency == b.latency &&
-           a.span == b.span && detail::exactly_equal(a.collective_efficiency,
-                                                     b.collective_efficiency);
+           a.span == b.span &&
+           detail::exactly_equal(a.collective_efficiency, b.collective_efficiency) &&
+           a.base_latency == b.base_latency;
 }
 
 /// A checked cluster's values, in base units: what detail::place reads from it.
 struct raw_cluster {
     std::int64_t gpus_per_node, nodes, total_gpus;
     raw_link_fields intra, host;
-    double inter_latency, inter_efficiency, node_network;
+    double inter_latency, inter_efficiency, node_network, inter_base_latency;
 };
 
 struct raw_group_placement {
@@ -94,7 +96,7 @@ struct raw_group_placement {
 
 struct raw_placement {
     std::int64_t ranks, per_node, emptiest, nodes;
-    double intra_alpha, intra_bus, inter_alpha, inter_bus, inter_bus_full;
+    double base, intra_alpha, intra_bus, inter_alpha, inter_bus, inter_bus_full;
     bool intra_is_host;
     double tree_derate;
 };
@@ -165,8 +167,10 @@ GPUCALC_DETAIL_INLINE inline raw_placement raw_place(const raw_cluster& c, std::
     p.intra_alpha = c.intra.latency;
     p.intra_bus = c.intra.collective_efficiency * c.intra.per_direction;
     p.inter_alpha = c.inter_latency;
+    p.base = ranks > 1 ? c.intra.base_latency : 0.0;
     if (p.nodes > 1) {
         p.intra_is_host = raw_same_link(c.intra, c.host);
+        if (c.inter_base_latency > p.base) p.base = c.inter_base_latency;
         const double network = c.inter_efficiency * c.node_network;
         const double host_bus = c.host.collective_efficiency * c.host.per_direction;
         p.inter_bus = raw_network_share(network, host_bus, p.emptiest, node_gpus, groups);
@@ -198,8 +202,8 @@ GPUCALC_DETAIL_INLINE inline void raw_ring_across(raw_estimate& e, collective op
     if (op == collective::broadcast && a == collective_algorithm::halving_doubling) {
         inter_steps += static_cast<double>(detail::ceil_log2(p.nodes));
     }
-    const double latency =
-        (t.latency_steps - inter_steps) * p.intra_alpha + inter_steps * p.inter_alpha;
+    const double latency = p.base + (t.latency_steps - inter_steps) * p.intra_alpha +
+                           inter_steps * p.inter_alpha;
     const double volume = t.volume * bytes;
     const double g = static_cast<double>(p.per_node);
     const double intra_share = p.intra_is_host ? 1.0 : (g - 1.0) / g;
@@ -220,33 +224,33 @@ GPUCALC_DETAIL_INLINE inline raw_estimate raw_placed_estimate(collective op,
     raw_estimate e{};
     if (op == collective::all_reduce && a == collective_algorithm::tree) {
         const double volume = (2.0 / p.tree_derate) * bytes;
-        raw_set_terms(e, 2.0 * ((g - 1.0) * p.intra_alpha + node_steps * p.inter_alpha),
+        raw_set_terms(e, p.base + 2.0 * ((g - 1.0) * p.intra_alpha + node_steps * p.inter_alpha),
                       intra_used ? volume / p.intra_bus : 0.0,
                       across ? volume / p.inter_bus : 0.0, true);
     } else if (op == collective::broadcast && a == collective_algorithm::tree) {
-        raw_set_terms(e, node_steps * p.inter_alpha + (g - 1.0) * p.intra_alpha,
+        raw_set_terms(e, p.base + node_steps * p.inter_alpha + (g - 1.0) * p.intra_alpha,
                       intra_used ? bytes / p.intra_bus : 0.0,
                       across ? node_steps * (bytes / p.inter_bus) : 0.0, false);
     } else if (!across) {
         const raw_flat_result flat =
-            raw_flat_estimate(op, a, p.ranks, bytes, p.intra_alpha, p.intra_bus);
+            raw_flat_estimate(op, a, p.ranks, bytes, p.base, p.intra_alpha, p.intra_bus);
         raw_set_terms(e, flat.latency_term, flat.bandwidth_term, 0.0, true);
     } else if (a == collective_algorithm::halving_doubling && op != collective::broadcast) {
         const raw_flat_result intra =
-            raw_flat_estimate(op, a, p.per_node, bytes, p.intra_alpha, p.intra_bus);
+            raw_flat_estimate(op, a, p.per_node, bytes, 0.0, p.intra_alpha, p.intra_bus);
         const raw_flat_result inter =
-            raw_flat_estimate(op, a, p.nodes, bytes / g, p.inter_alpha, p.inter_bus / g);
-        raw_set_terms(e, intra.latency_term + inter.latency_term, intra.bandwidth_term,
+            raw_flat_estimate(op, a, p.nodes, bytes / g, 0.0, p.inter_alpha, p.inter_bus / g);
+        raw_set_terms(e, p.base + intra.latency_term + inter.latency_term, intra.bandwidth_term,
                       inter.bandwidth_term, false);
     } else if (op == collective::all_to_all) {
         const double gmin = static_cast<double>(p.emptiest);
         const double on_node = intra_used ? ((g - 1.0) / n) * (bytes / p.intra_bus) : 0.0;
         const double full_off = (g * (n - g) / n) * (bytes / p.inter_bus_full);
         const double emptiest_off = (gmin * (n - gmin) / n) * (bytes / p.inter_bus);
-        raw_set_terms(e, (g - 1.0) * p.intra_alpha + (n - g) * p.inter_alpha, on_node,
+        raw_set_terms(e, p.base + (g - 1.0) * p.intra_alpha + (n - g) * p.inter_alpha, on_node,
                       full_off > emptiest_off ? full_off : emptiest_off, !p.intra_is_host);
     } else if (op == collective::point_to_point) {
-        raw_set_terms(e, p.inter_alpha, 0.0, bytes / p.inter_bus, true);
+        raw_set_terms(e, p.base + p.inter_alpha, 0.0, bytes / p.inter_bus, true);
     } else {
         raw_ring_across(e, op, a, p, bytes);
     }
@@ -257,7 +261,8 @@ GPUCALC_DETAIL_INLINE inline raw_estimate raw_placed_estimate(collective op,
 }
 
 inline raw_link_fields raw_fields(const gpucalc::link_spec& l) {
-    return {l.name, l.per_direction.value(), l.latency.value(), l.span, l.collective_efficiency};
+    return {l.name, l.per_direction.value(), l.latency.value(), l.span, l.collective_efficiency,
+            l.base_latency.value()};
 }
 
 inline raw_cluster raw_of(const gpucalc::checked_cluster& c) {
@@ -269,7 +274,8 @@ inline raw_cluster raw_of(const gpucalc::checked_cluster& c) {
             raw_fields(s.node.gpu.host),
             s.inter_node.latency.value(),
             s.inter_node.collective_efficiency,
-            gpucalc::node_network_bandwidth(c).value()};
+            gpucalc::node_network_bandwidth(c).value(),
+            s.inter_node.base_latency.value()};
 }
 
 }  // namespace twin

@@ -64,14 +64,16 @@ void register_hardware(registry& r) {
         [](const link_spec& a, const link_spec& b) { return a == b; })
         .weight = 0.2;
     add(r, "link_from_bidirectional", "link_from_bidirectional",
-        "gpucalc::link_from_bidirectional({0}, {1}, {2})",
+        "gpucalc::link_from_bidirectional({0}, {1}, {2}, {3})",
         [](generator& g) {
             return std::tuple{std::string_view("NVLink 4"),
                               g.q<bandwidth>(2.0 * typical::link_bandwidth),
-                              g.q_or_zero<duration>(typical::latency)};
+                              g.q_or_zero<duration>(typical::latency),
+                              g.q_or_zero<duration>(typical::base_latency)};
         },
-        [](std::string_view name, const bandwidth& both, const duration& latency) {
-            return link_from_bidirectional(name, both, latency);
+        [](std::string_view name, const bandwidth& both, const duration& latency,
+           const duration& base_latency) {
+            return link_from_bidirectional(name, both, latency, base_latency);
         });
     add(r, "bus_bandwidth", "bus_bandwidth", "gpucalc::bus_bandwidth({0})",
         [](generator& g) { return std::tuple{draw::link(g)}; },

@@ -18,7 +18,8 @@ inline constexpr double memory = 85899345920.0;          // 80 GiB
 inline constexpr double memory_bandwidth = 3.35e12;      // 3.35 TB/s
 inline constexpr double peak = 989e12;                   // 989 TFLOP/s
 inline constexpr double link_bandwidth = 450e9;          // NVLink 4, one direction
-inline constexpr double latency = 3e-6;
+inline constexpr double latency = 0.6e-6;                // NVLink, per hop (catalog)
+inline constexpr double base_latency = 6.6e-6;           // per collective (catalog)
 inline constexpr double tdp = 700.0;                     // W
 inline constexpr double gpu_price = 2.99 / 3600.0;       // $2.99/GPU·h
 inline constexpr double instance_price = 98.32 / 3600.0; // $98.32/h
@@ -204,6 +205,7 @@ inline gpucalc::link_spec link(generator& g, gpucalc::link_spec l) {
     l.latency = g.keep_q(l.latency);
     l.span = g.keep32(l.span);
     l.collective_efficiency = g.hostile() ? g.fraction(1.0) : l.collective_efficiency;
+    l.base_latency = g.keep_q(l.base_latency);
     return l;
 }
 

@@ -76,6 +76,7 @@ inline void inspect(inspector& i, const gpucalc::link_spec& l) {
     i.amount("latency", l.latency);
     i.count("span", l.span);
     i.amount("collective_efficiency", l.collective_efficiency);
+    i.amount("base_latency", l.base_latency);
 }
 inline void inspect(inspector& i, const gpucalc::checked_cluster& c) {
     i.count("total_gpus", gpucalc::total_gpus(c));

@@ -217,7 +217,7 @@ void fields(const gpucalc::peak_rates& a, const gpucalc::peak_rates& b, F&& f) {
 template <class F>
 void fields(const gpucalc::link_spec& a, const gpucalc::link_spec& b, F&& f) {
     FUZZ_FIELD(name); FUZZ_FIELD(per_direction); FUZZ_FIELD(latency); FUZZ_FIELD(span);
-    FUZZ_FIELD(collective_efficiency);
+    FUZZ_FIELD(collective_efficiency); FUZZ_FIELD(base_latency);
 }
 template <class F>
 void fields(const gpucalc::mig_profile& a, const gpucalc::mig_profile& b, F&& f) {

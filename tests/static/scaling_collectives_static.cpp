@@ -68,9 +68,9 @@ static_assert(placed.binding == link_level::inter_node, "8 HDR NICs bind, not NV
 // The NICs' 8 x 0.96 x 25 GB/s, capped by 8 A100s' PCIe Gen4 at 0.76 x 31.5 GB/s each.
 constexpr bandwidth a100_nics = 8.0 * 0.76 * 31.5_GB_per_s;
 static_assert(approx_equal(placed.inter_node_bandwidth, a100_nics), "PCIe under the NICs");
-// Closed form: 2(k - 1) = 2 of 30 steps at α_inter = 5 us, 28 at NVLink 3's 3 us (NCCL's
-// tuning.cc); 2·15/16 · 8 GB over the NICs, 7/8 of it over NVLink 3.
-static_assert(approx_equal(placed.time, 28.0 * 3.0_us + 2.0 * 5.0_us +
+// Closed form: the base 6.6 us once; 2(k - 1) = 2 of 30 steps at α_inter = 2.7 us, 28 at
+// NVLink 3's 0.6 us (NCCL's tuning.cc); 2·15/16 · 8 GB over the NICs, 7/8 of it over NVLink 3.
+static_assert(approx_equal(placed.time, 6.6_us + 28.0 * 0.6_us + 2.0 * 2.7_us +
                                             1.875 * 8.0_GB / a100_nics),
               "ring across nodes");
 static_assert(approx_equal(placed.intra_node_term,
@@ -89,10 +89,25 @@ constexpr placed_collective_estimate uneven = collective_time(
 static_assert(uneven.ranks_per_node == 8 && uneven.ranks_on_emptiest_node == 4, "8 + 4");
 static_assert(approx_equal(uneven.inter_node_bandwidth, 0.5 * a100_nics), "half the NICs");
 
-// NCCL's tree inside one node: a chain, 2(g - 1) steps, its bus bandwidth derated by 0.92.
+// NCCL's tree inside one node: the base, then a chain, 2(g - 1) steps, its bus bandwidth
+// derated by 0.92.
 constexpr placed_collective_estimate chain = collective_time(
     {collective::all_reduce, 8.0_GB, 8, collective_algorithm::tree}, dgx_a100_pair);
-static_assert(approx_equal(chain.latency_term, 14.0 * 3.0_us), "a chain of 8");
+static_assert(approx_equal(chain.latency_term, 6.6_us + 14.0 * 0.6_us), "a chain of 8");
+
+// The base latency is paid once per collective: 20 us on the test link adds 20 us to a ring of
+// 14 steps, not 14 x 20.
+constexpr link_spec based_link = [] {
+    link_spec l = test_link;
+    l.base_latency = 20.0_us;
+    return l;
+}();
+static_assert(approx_equal(collective_time({collective::all_reduce, 1.0_GB, 8,
+                                            collective_algorithm::ring},
+                                           based_link)
+                               .latency_term,
+                           90.0_us),
+              "20 us once + 14 steps of 5 us");
 static_assert(approx_equal(chain.bandwidth_term, 2.0 * 8.0_GB / (0.92 * 0.77 * 300.0_GB_per_s)),
               "2S / (0.92 B)");
 

@@ -64,6 +64,12 @@ TEST_CASE("collective_time on a link: each broken rule named") {
     CHECK_THROWS_WITH_AS(collective_time({collective::all_reduce, 1.0_GB, 8}, negative),
                          "collective_time: link.latency = -3 \xC2\xB5s must be finite and >= 0",
                          invalid_input);
+    link_spec no_base = cat::nvlink4;
+    no_base.base_latency = -6.6_us;
+    CHECK_THROWS_WITH_AS(collective_time({collective::all_reduce, 1.0_GB, 8}, no_base),
+                         "collective_time: link.base_latency = -6.6 \xC2\xB5s must be finite "
+                         "and >= 0",
+                         invalid_input);
     link_spec over = cat::nvlink4;
     over.collective_efficiency = 1.2;
     CHECK_THROWS_WITH_AS(collective_time({collective::all_reduce, 1.0_GB, 8}, over),
@@ -198,6 +204,12 @@ TEST_CASE("collective_time on a cluster: the group and its placement") {
                          "nodes = 2 (a scale-out link joins them)",
                          invalid_input);
     bad = two_hgx_nodes();
+    bad.inter_node.base_latency = 1e30_s;
+    CHECK_THROWS_WITH_AS(collective_time({collective::all_reduce, 1.0_GB, 16}, bad),
+                         "collective_time: inter_node.base_latency = 1e+30 s must be at most 1e6 "
+                         "years",
+                         invalid_input);
+    bad = two_hgx_nodes();
     bad.nics_per_node = 0;
     CHECK_THROWS_WITH_AS(collective_time({collective::all_reduce, 1.0_GB, 16}, bad),
                          "collective_time: nics_per_node = 0 must be >= 1", invalid_input);
@@ -205,8 +217,9 @@ TEST_CASE("collective_time on a cluster: the group and its placement") {
 
 TEST_CASE("the edges of the ranges get finite answers") {
     // 2^40 ranks of 1e30 B over the slowest link allowed; one byte-sized message of 1e-30 B.
+    // Both latencies at their largest, 1e6 years.
     const link_spec slow{"slow", make<bytes_per_second>(1e-30), make<seconds>(1e6 * 31536000.0),
-                         0, 1e-30};
+                         0, 1e-30, make<seconds>(1e6 * 31536000.0)};
     for (collective op : {collective::all_reduce, collective::all_gather,
                           collective::reduce_scatter, collective::all_to_all,
                           collective::broadcast}) {

@@ -84,6 +84,49 @@ TEST_CASE("collective efficiency reproduces published bus bandwidths") {
     check_reproduces(cat::pcie_gen5_x16, 48.0_GB_per_s);
 }
 
+TEST_CASE("latencies: NCCL's base once per collective, and its hardware latency per hop") {
+    // src/graph/tuning.cc in github.com/NVIDIA/nccl: baseLat 6.6 µs (ring, LL); hwLat per hop
+    // (LL) 0.6 µs over NVLink, 1.0 µs over PCIe, 2.7 µs over the network.
+    CHECK(cat::nccl_base_latency == 6.6_us);
+    CHECK(cat::nccl_nvlink_hop_latency == 0.6_us);
+    CHECK(cat::nccl_pcie_hop_latency == 1.0_us);
+    CHECK(cat::nccl_net_hop_latency == 2.7_us);
+    for (const link_spec* link : {&cat::nvlink3, &cat::nvlink4, &cat::nvlink5,
+                                  &cat::nvlink5_nvl72, &cat::nvlink_bridge,
+                                  &cat::infinity_fabric, &cat::nvlink_c2c}) {
+        CAPTURE(std::string(link->name));
+        CHECK(link->latency == cat::nccl_nvlink_hop_latency);
+        CHECK(link->base_latency == cat::nccl_base_latency);
+    }
+    for (const link_spec* link : {&cat::pcie_gen3_x16, &cat::pcie_gen4_x16, &cat::pcie_gen5_x16}) {
+        CAPTURE(std::string(link->name));
+        CHECK(link->latency == cat::nccl_pcie_hop_latency);
+        CHECK(link->base_latency == cat::nccl_base_latency);
+    }
+    for (const link_spec* link :
+         {&cat::infiniband_hdr, &cat::infiniband_ndr, &cat::infiniband_xdr, &cat::efa_400g,
+          &cat::ethernet_100g, &cat::ethernet_200g_roce, &cat::ethernet_400g_roce}) {
+        CAPTURE(std::string(link->name));
+        CHECK(link->latency == cat::nccl_net_hop_latency);
+        CHECK(link->base_latency == cat::nccl_base_latency);
+    }
+    // link_from_bidirectional takes both; the base defaults to 0, the pure α-β model.
+    const link_spec l = link_from_bidirectional("x", 900.0_GB_per_s, 0.6_us, 6.6_us);
+    CHECK(l.latency == 0.6_us);
+    CHECK(l.base_latency == 6.6_us);
+    CHECK(link_from_bidirectional("x", 900.0_GB_per_s, 0.6_us).base_latency == 0.0_s);
+    CHECK(l != link_from_bidirectional("x", 900.0_GB_per_s, 0.6_us));  // the base compares
+    CHECK_THROWS_WITH_AS(link_from_bidirectional("bad", 5.0_GB_per_s, 1.0_us, -2.0_us),
+                         "link_from_bidirectional: base_latency = -2 \xC2\xB5s must be finite "
+                         "and >= 0",
+                         invalid_input);
+    link_spec negative = cat::nvlink4;
+    negative.base_latency = -1.0_us;
+    CHECK_THROWS_WITH_AS(bus_bandwidth(negative),
+                         "bus_bandwidth: base_latency = -1 \xC2\xB5s must be finite and >= 0",
+                         invalid_input);
+}
+
 TEST_CASE("bus bandwidth: the link's bandwidth times its collective efficiency") {
     // 0.75 x 448 GB/s (7 x 64 GB/s each way, AMD MI300X datasheet) = 336 GB/s: AMD's "about
     // 48 GB/s" usable per xGMI link, times 7 links.

@@ -170,6 +170,67 @@ TEST_CASE("8 x H100 over NVLink: the ring all-reduce busbw users measure") {
     CHECK(pair.bus_bandwidth <= 370.5_GB_per_s);
 }
 
+TEST_CASE("the base latency: once per collective, whatever its steps (hand-worked)") {
+    // B = 100 GB/s, α = 5 µs per hop, base 20 µs once. S = 1 MB on 8 ranks:
+    // ring  20 + 14 × 5 + 1.75 × 1e6 / 1e11 s = 20 + 70 + 17.5 = 107.5 µs;
+    // tree  20 +  6 × 5 + 2    × 1e6 / 1e11 s = 20 + 30 + 20   =  70 µs, so fastest is the tree.
+    link_spec based = test_link;
+    based.base_latency = 20.0_us;
+    const collective_time_estimate ring = timed(collective::all_reduce, 1e6, 8, algo::ring, based);
+    CHECK(ring.latency_term == approx(90.0_us));
+    CHECK(ring.bandwidth_term == approx(17.5_us));
+    CHECK(ring.time == approx(107.5_us));
+    const collective_time_estimate fastest =
+        timed(collective::all_reduce, 1e6, 8, algo::fastest, based);
+    CHECK(fastest.algorithm == algo::tree);
+    CHECK(fastest.time == approx(70.0_us));
+    // The base is paid once, not per step: it adds the same 20 µs at 2 ranks and at 1,024.
+    for (std::int64_t n : {2, 8, 1024}) {
+        CAPTURE(n);
+        CHECK((timed(collective::all_reduce, 1e6, n, algo::ring, based).time -
+               timed(collective::all_reduce, 1e6, n, algo::ring).time) == approx(20.0_us));
+    }
+    // A point-to-point message pays the base and one hop: 20 + 5 + 1e6 / 1e11 s = 35 µs.
+    CHECK(timed(collective::point_to_point, 1e6, 2, algo::direct, based).time == approx(35.0_us));
+    // One rank communicates nothing and pays no base.
+    CHECK(timed(collective::all_reduce, 1e6, 1, algo::fastest, based).time == 0.0_s);
+    // Zero bytes: the base and the hops alone.
+    CHECK(timed(collective::all_reduce, 0.0, 8, algo::ring, based).time == approx(90.0_us));
+}
+
+TEST_CASE("8 x H100 over NVLink: a small all-reduce costs NCCL's modelled latency") {
+    // NCCL's latency model (src/graph/tuning.cc in github.com/NVIDIA/nccl): a ring all-reduce
+    // with the LL protocol costs baseLat 6.6 µs + 2(n − 1) × hwLat 0.6 µs over NVLink, so
+    // 6.6 + 14 × 0.6 = 15.0 µs on 8 GPUs; the 8-byte message adds 1.75 × 8 B / 369 GB/s, 38 ps.
+    const collective_time_estimate ring =
+        timed(collective::all_reduce, 8.0, 8, algo::ring, cat::nvlink4);
+    CHECK(ring.latency_term == approx(15.0_us));
+    CHECK(ring.time >= 15.0_us);
+    CHECK(ring.time <= 15.001_us);
+    // The textbook tree on one link (6 hops): 6.6 + 6 × 0.6 = 10.2 µs, which fastest takes.
+    const collective_time_estimate fastest =
+        timed(collective::all_reduce, 8.0, 8, algo::fastest, cat::nvlink4);
+    CHECK(fastest.algorithm == algo::tree);
+    CHECK(fastest.latency_term == approx(10.2_us));
+    // Measured: nccl-tests' all_reduce_perf on an H20 node (NVLink 4) took 12.5 µs at 8 B and
+    // 16.7 µs at 4 KB (deepseek-ai/DeepEP#303). Both models fall in [10, 17] µs, where the old
+    // per-message latency (3 µs a step) gave 42 µs for the ring.
+    for (double S : {8.0, 4096.0, 65536.0}) {
+        CAPTURE(S);
+        for (algo a : {algo::ring, algo::fastest}) {
+            const duration t = timed(collective::all_reduce, S, 8, a, cat::nvlink4).time;
+            CHECK(t >= 10.0_us);
+            CHECK(t <= 17.0_us);
+        }
+    }
+    // Large messages keep the measured bus bandwidth (see the test below): the base and hops
+    // are 15 µs of an 8 GiB all-reduce's ~41 ms.
+    const collective_time_estimate big =
+        timed(collective::all_reduce, 8589934592.0, 8, algo::ring, cat::nvlink4);
+    CHECK(big.bus_bandwidth >= 368.0_GB_per_s);
+    CHECK(big.bus_bandwidth <= 369.0_GB_per_s);
+}
+
 TEST_CASE("properties: time never rises with bandwidth nor falls with bytes") {
     const algo algorithms[] = {algo::ring, algo::tree, algo::halving_doubling, algo::direct,
                                algo::fastest};

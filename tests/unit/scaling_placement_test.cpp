@@ -138,6 +138,54 @@ TEST_CASE("within a node: the flat collective, except NCCL's trees, which are a 
     }
 }
 
+TEST_CASE("the base latency: once per collective, the slower level's across nodes") {
+    // Hand-worked: the test links with base latencies of 4 µs (intra) and 9 µs (the NIC).
+    cluster spec = test_cluster(4);
+    spec.node.intra_node.base_latency = 4.0_us;
+    spec.inter_node.base_latency = 9.0_us;
+    const checked_cluster c = check(spec);
+    const double S = 1048576.0;
+    // One node: the intra-node base, once: 4 + 14 × 3 µs for the ring, the chain tree alike.
+    CHECK(placed(c, collective::all_reduce, S, 8, algo::ring).latency_term == approx(46.0_us));
+    CHECK(placed(c, collective::all_reduce, S, 8, algo::tree).latency_term == approx(46.0_us));
+    // Two nodes: the larger base, 9 µs, once. Ring: 9 + 28 × 3 + 2 × 10 = 113 µs; tree:
+    // 9 + 2(7 × 3 + 1 × 10) = 71 µs; halving-doubling (hierarchical, the base not twice):
+    // 9 + 2 log2 8 × 3 + 2 log2 2 × 10 = 9 + 18 + 20 = 47 µs; point-to-point across: 9 + 10.
+    CHECK(placed(c, collective::all_reduce, S, 16, algo::ring).latency_term == approx(113.0_us));
+    CHECK(placed(c, collective::all_reduce, S, 16, algo::tree).latency_term == approx(71.0_us));
+    CHECK(placed(c, collective::all_reduce, S, 16, algo::halving_doubling).latency_term ==
+          approx(47.0_us));
+    CHECK(placed(c, collective::point_to_point, S, 2, algo::direct, strided(1)).latency_term ==
+          approx(19.0_us));
+    // all-to-all on 16: 9 + 7 × 3 + 8 × 10 = 110 µs; broadcast tree: 9 + 1 × 10 + 7 × 3 = 40.
+    CHECK(placed(c, collective::all_to_all, S, 16, algo::direct).latency_term ==
+          approx(110.0_us));
+    CHECK(placed(c, collective::broadcast, S, 16, algo::tree).latency_term == approx(40.0_us));
+    // One rank: nothing, whatever the algorithm.
+    CHECK(placed(c, collective::all_reduce, S, 1, algo::tree).time == 0.0_s);
+    CHECK(placed(c, collective::broadcast, S, 1, algo::tree).time == 0.0_s);
+}
+
+TEST_CASE("an HGX H100 node: a small all-reduce costs NCCL's modelled latency") {
+    // NCCL's model (src/graph/tuning.cc in github.com/NVIDIA/nccl), LL protocol, 8 GPUs on
+    // NVLink: ring baseLat 6.6 µs + 2 × 7 hwLat 0.6 µs = 15.0 µs; its tree inside a node is a
+    // chain, 2 × 7 hops too. The catalog's NVLink 4 gives both, to the bytes' few picoseconds.
+    const checked_cluster c = check(make_cluster(cat::h100_sxm, 2, cat::infiniband_ndr));
+    for (algo a : {algo::ring, algo::tree, algo::fastest}) {
+        CAPTURE(a);
+        const placed_collective_estimate e = placed(c, collective::all_reduce, 8.0, 8, a);
+        CHECK(e.latency_term == approx(15.0_us));
+        CHECK(e.time <= 15.001_us);
+    }
+    // Two nodes over InfiniBand NDR (hop 2.7 µs): the tree, 6.6 + 2(7 × 0.6 + 1 × 2.7) =
+    // 20.4 µs, beats the ring, 6.6 + 28 × 0.6 + 2 × 2.7 = 28.8 µs.
+    const placed_collective_estimate two = placed(c, collective::all_reduce, 8.0, 16, algo::fastest);
+    CHECK(two.algorithm == algo::tree);
+    CHECK(two.latency_term == approx(20.4_us));
+    CHECK(placed(c, collective::all_reduce, 8.0, 16, algo::ring).latency_term ==
+          approx(28.8_us));
+}
+
 TEST_CASE("across nodes: the closed forms of each rule") {
     const checked_cluster c = check(test_cluster(4));
     const double S = 1073741824.0;

@@ -28,10 +28,13 @@ GPUCALC_DETAIL_INLINE constexpr void set_terms(placed_collective_estimate& e, du
 }
 
 /// NCCL's rings across k > 1 nodes (every ring op, and broadcast's scatter + all-gather): the
-/// flat steps, of which the passes × (k − 1) that cross nodes cost α_inter and the rest α_intra
-/// (ring latency in src/graph/tuning.cc, github.com/NVIDIA/nccl: 2(nNodes − 1) of all-reduce's
-/// 2(n − 1) steps, nNodes − 1 of all-gather's and reduce-scatter's n − 1; the same for the
-/// broadcast chain, plus the scatter's first ⌈log2 k⌉ steps, derived). Each channel's ring makes
+/// base once, then the flat steps, of which the passes × (k − 1) that cross nodes cost α_inter
+/// and the rest α_intra (ring latency in src/graph/tuning.cc, github.com/NVIDIA/nccl: 2(nNodes −
+/// 1) of all-reduce's 2(n − 1) steps, nNodes − 1 of all-gather's and reduce-scatter's n − 1; the
+/// same for the broadcast chain, plus the scatter's first ⌈log2 k⌉ steps, derived). NCCL at
+/// commit b6475625 counts 2·nNodes crossings for the all-reduce and, once the ring leaves the
+/// node, raises each intra-node hop to the network's post overhead (getNetOverhead: 1 µs on
+/// Intel CPUs, 2 µs on AMD, with LL); neither is followed. Each channel's ring makes
 /// g − 1 intra-node hops and one NIC hop per node, and each GPU is the exit on 1/g of the
 /// channels, so a GPU's intra-node link carries (g − 1)/g of the ring volume V and the node's
 /// NICs carry V: V × max((g − 1)/(g B_intra), 1/N) (derived). On a PCIe-only node the NIC
@@ -45,8 +48,8 @@ GPUCALC_DETAIL_INLINE constexpr void ring_across(placed_collective_estimate& e, 
     if (op == collective::broadcast && algorithm == collective_algorithm::halving_doubling) {
         inter_steps += static_cast<double>(ceil_log2(p.nodes));
     }
-    const duration latency =
-        (t.latency_steps - inter_steps) * p.intra_alpha + inter_steps * p.inter_alpha;
+    const duration latency = p.base + (t.latency_steps - inter_steps) * p.intra_alpha +
+                             inter_steps * p.inter_alpha;
     const data_size volume = t.volume * bytes;
     const double g = static_cast<double>(p.per_node);
     const double intra_share = p.intra_is_host ? 1.0 : (g - 1.0) / g;
@@ -66,54 +69,55 @@ GPUCALC_DETAIL_INLINE constexpr placed_collective_estimate placed_estimate(
     placed_collective_estimate e{};
     if (op == collective::all_reduce && algorithm == collective_algorithm::tree) {
         // NCCL's tree: a chain through each node's g ranks, a double binary tree across the k
-        // nodes (one node: the chain alone), up and down: latency 2[(g − 1)α_intra +
+        // nodes (one node: the chain alone), up and down: latency base + 2[(g − 1)α_intra +
         // ⌈log2 k⌉α_inter] (tuning.cc, whose log2i rounds k down; a tree of k leaves is
         // ⌈log2 k⌉ deep), each element up once and down once over each level at the derated
         // bus bandwidth: 2S ÷ (d × B_intra) and 2S ÷ (d × N), pipelined.
         const data_size volume = (2.0 / p.tree_derate) * bytes;
-        set_terms(e, 2.0 * ((g - 1.0) * p.intra_alpha + node_steps * p.inter_alpha),
+        set_terms(e, p.base + 2.0 * ((g - 1.0) * p.intra_alpha + node_steps * p.inter_alpha),
                   intra_used ? volume / p.intra_bus : duration{},
                   across ? volume / p.inter_bus : duration{}, true);
     } else if (op == collective::broadcast && algorithm == collective_algorithm::tree) {
         // A binomial tree across the k nodes at N, then NCCL's pipelined chain inside each
         // (one node: the chain alone, as NCCL's tree inside a node; derived):
-        // ⌈log2 k⌉(α_inter + S/N) + (g − 1)α_intra + S/B_intra.
-        set_terms(e, node_steps * p.inter_alpha + (g - 1.0) * p.intra_alpha,
+        // base + ⌈log2 k⌉(α_inter + S/N) + (g − 1)α_intra + S/B_intra.
+        set_terms(e, p.base + node_steps * p.inter_alpha + (g - 1.0) * p.intra_alpha,
                   intra_used ? bytes / p.intra_bus : duration{},
                   across ? node_steps * (bytes / p.inter_bus) : duration{}, false);
     } else if (!across) {
         // Within one node, every other algorithm is the flat one over the node's link.
         const collective_time_estimate flat =
-            flat_estimate(op, algorithm, p.ranks, bytes, p.intra_alpha, p.intra_bus);
+            flat_estimate(op, algorithm, p.ranks, bytes, p.base, p.intra_alpha, p.intra_bus);
         set_terms(e, flat.latency_term, flat.bandwidth_term, duration{}, true);
     } else if (algorithm == collective_algorithm::halving_doubling &&
                op != collective::broadcast) {
         // Hierarchical, not pipelined: the node's g ranks first, then the k nodes, each GPU
         // carrying 1/g of the message at N ÷ g (the classic three-phase all-reduce; for the
         // all-reduce the intra-node reduce-scatter and all-gather together are Rabenseifner's
-        // over g, exactly so for g a power of two).
-        const collective_time_estimate intra =
-            flat_estimate(op, algorithm, p.per_node, bytes, p.intra_alpha, p.intra_bus);
+        // over g, exactly so for g a power of two). One collective: the base once, the two
+        // phases' hops each.
+        const collective_time_estimate intra = flat_estimate(
+            op, algorithm, p.per_node, bytes, duration{}, p.intra_alpha, p.intra_bus);
         const collective_time_estimate inter = flat_estimate(
-            op, algorithm, p.nodes, bytes / g, p.inter_alpha, p.inter_bus / g);
-        set_terms(e, intra.latency_term + inter.latency_term, intra.bandwidth_term,
+            op, algorithm, p.nodes, bytes / g, duration{}, p.inter_alpha, p.inter_bus / g);
+        set_terms(e, p.base + intra.latency_term + inter.latency_term, intra.bandwidth_term,
                   inter.bandwidth_term, false);
     } else if (op == collective::all_to_all) {
         // Each rank sends S/n to every peer: (g − 1)/n · S on-node over B_intra and (n − g)/n · S
         // off-node, a node's g ranks sharing its N, at once (derived); the busier of the fullest
         // and the emptiest node's NICs sets the network's term. On a PCIe-only node both go
         // over the GPU's one host link, so the two terms add. Steps to on-node peers cost
-        // α_intra, the others α_inter.
+        // α_intra, the others α_inter, and the base once.
         const double gmin = static_cast<double>(p.emptiest);
         const duration on_node = intra_used ? ((g - 1.0) / n) * (bytes / p.intra_bus)
                                             : duration{};
         const duration full_off = (g * (n - g) / n) * (bytes / p.inter_bus_full);
         const duration emptiest_off = (gmin * (n - gmin) / n) * (bytes / p.inter_bus);
-        set_terms(e, (g - 1.0) * p.intra_alpha + (n - g) * p.inter_alpha, on_node,
+        set_terms(e, p.base + (g - 1.0) * p.intra_alpha + (n - g) * p.inter_alpha, on_node,
                   full_off > emptiest_off ? full_off : emptiest_off, !p.intra_is_host);
     } else if (op == collective::point_to_point) {
         // Two ranks on two nodes (g = 1): one message over this rank's share of the NICs.
-        set_terms(e, p.inter_alpha, duration{}, bytes / p.inter_bus, true);
+        set_terms(e, p.base + p.inter_alpha, duration{}, bytes / p.inter_bus, true);
     } else {
         ring_across(e, op, algorithm, p, bytes);
     }
@@ -159,6 +163,11 @@ GPUCALC_DETAIL_INLINE constexpr placed_collective_estimate placed_collective_tim
 /// the GPUs, unless `where.groups_per_node` says how many groups share them. The network share N
 /// is the emptiest node's (see placed_collective_estimate::inter_node_bandwidth); the
 /// intra-node link, B_intra = bus_bandwidth(intra_node_link(c)), is the fullest node's.
+///
+/// Latency: every collective among two ranks or more pays a base latency once (NCCL's baseLat,
+/// src/graph/tuning.cc): within one node the node link's base_latency, across nodes the larger of
+/// it and inter_node.base_latency (derived); the costs below leave it out. α_intra and α_inter
+/// are the two links' per-hop `latency`.
 ///
 /// Within one node (k = 1), the flat collective over intra_node_link(c) (as on one link), except
 /// the trees, which are NCCL's chain through the node: all_reduce 2(n − 1)α + 2S ÷ (d·B_intra),

@@ -72,7 +72,9 @@ struct collective_spec {
 /// nccl-tests would report for it.
 struct collective_time_estimate {
     duration time{};                   ///< latency_term + bandwidth_term; 0 for one rank
-    duration latency_term{};           ///< the α part: start-up latencies on the critical path
+    /// The latency part: the base latency once, plus the per-hop α of each step on the
+    /// critical path
+    duration latency_term{};
     duration bandwidth_term{};         ///< the β part: bytes on the critical path ÷ bandwidth
     collective_algorithm algorithm = collective_algorithm::ring;  ///< the one used (never fastest)
     bandwidth algorithm_bandwidth{};   ///< bytes ÷ time (nccl-tests' algbw); 0 when time is 0
@@ -99,8 +101,9 @@ constexpr std::int64_t floor_power_of_two(std::int64_t n) {
 }
 
 /// An algorithm's cost in the α–β model (Hockney 1994, "The communication challenge for MPP"):
-/// time = latency_steps × α + volume × S ÷ B, with S the message (nccl-tests' convention) and B
-/// the bus bandwidth of the link.
+/// time = base + latency_steps × α + volume × S ÷ B, with S the message (nccl-tests' convention),
+/// B the bus bandwidth of the link, α its per-hop latency and `base` its per-collective latency
+/// (NCCL's baseLat + steps × hwLat, src/graph/tuning.cc in github.com/NVIDIA/nccl).
 struct alpha_beta_terms {
     double latency_steps = 0.0;
     double volume = 0.0;
@@ -297,16 +300,17 @@ GPUCALC_DETAIL_INLINE constexpr void complete(collective_time_estimate& e, colle
     }
 }
 
-/// One algorithm on one link of n ranks, with α and the bus bandwidth B already derived from a
-/// checked link (B > 0 whenever n > 1).
+/// One algorithm on one link of n ranks, with the base latency, α and the bus bandwidth B
+/// already derived from a checked link (B > 0 whenever n > 1). The base is paid once, by any
+/// collective among two ranks or more (NCCL's baseLat, src/graph/tuning.cc).
 GPUCALC_DETAIL_INLINE constexpr collective_time_estimate flat_estimate(
-    collective op, collective_algorithm algorithm, std::int64_t n, data_size bytes, duration alpha,
-    bandwidth bus) {
+    collective op, collective_algorithm algorithm, std::int64_t n, data_size bytes, duration base,
+    duration alpha, bandwidth bus) {
     collective_time_estimate e{};
     e.algorithm = algorithm;
     if (n > 1) {
         const alpha_beta_terms t = flat_terms(op, algorithm, n);
-        e.latency_term = t.latency_steps * alpha;
+        e.latency_term = base + t.latency_steps * alpha;
         e.bandwidth_term = t.volume * (bytes / bus);
     }
     complete(e, op, n, bytes);
@@ -318,19 +322,19 @@ GPUCALC_DETAIL_INLINE constexpr collective_time_estimate flat_estimate(
 /// through a pointer the compiler cannot prove distinct from `spec`, and Clang 14 reloaded
 /// them from memory after the first estimate's stores (docs/benchmarks.md).
 GPUCALC_DETAIL_INLINE constexpr collective_time_estimate flat_collective_time(
-    const collective_spec& spec, duration alpha, bandwidth bus) {
+    const collective_spec& spec, duration base, duration alpha, bandwidth bus) {
     const collective op = spec.op;
     const collective_algorithm algorithm = spec.algorithm;
     const std::int64_t n = spec.ranks;
     const data_size bytes = spec.bytes;
     if (algorithm != collective_algorithm::fastest) {
-        return flat_estimate(op, algorithm, n, bytes, alpha, bus);
+        return flat_estimate(op, algorithm, n, bytes, base, alpha, bus);
     }
     const collective_time_estimate first =
-        flat_estimate(op, default_algorithm(op), n, bytes, alpha, bus);
+        flat_estimate(op, default_algorithm(op), n, bytes, base, alpha, bus);
     if (!chooses_ring_or_tree(op) || n <= 1) return first;
     const collective_time_estimate tree =
-        flat_estimate(op, collective_algorithm::tree, n, bytes, alpha, bus);
+        flat_estimate(op, collective_algorithm::tree, n, bytes, base, alpha, bus);
     // The faster of the two through a pair of addresses, not `tree.time < first.time ? tree :
     // first`: with the estimates in registers, GCC 12 compiled that choice of a struct that is
     // not trivially copyable to a branch, mispredicted whenever the winner varies from call to
@@ -344,10 +348,11 @@ GPUCALC_DETAIL_INLINE constexpr collective_time_estimate flat_collective_time(
 
 }  // namespace detail
 
-/// How long `spec` takes among ranks joined by `link`: α = link.latency, B = bus_bandwidth(link)
-/// (per_direction × collective_efficiency), and the algorithm's α–β cost (Hockney's model;
-/// algorithms and costs from Thakur, Rabenseifner and Gropp 2005; the reduction's compute is
-/// left out):
+/// How long `spec` takes among ranks joined by `link`: link.base_latency once, plus the algorithm's α–β cost with α = link.latency per hop and B = bus_bandwidth(link)
+/// (per_direction × collective_efficiency) (Hockney's model; algorithms and costs from Thakur,
+/// Rabenseifner and Gropp 2005; the base as NCCL's baseLat, src/graph/tuning.cc; the
+/// reduction's compute is left out). The costs below leave out the base, which every one of them
+/// adds when n > 1:
 /// - all_reduce: ring 2(n − 1)α + 2(n − 1)/n · S/B; tree 2⌈log2 n⌉α + 2S/B (NCCL's double binary
 ///   tree, pipelined); halving_doubling 2 log2 p · α + 2(p − 1)/p · S/B for p = 2^⌊log2 n⌋, plus
 ///   2(α + S/B) when n is not a power of two (Rabenseifner).
@@ -378,7 +383,7 @@ GPUCALC_DETAIL_HOT constexpr collective_time_estimate collective_time(const coll
                               "must not exceed link.span = ", static_cast<double>(link.span),
                               " (the GPUs the link joins into one domain)");
     }
-    return detail::flat_collective_time(spec, link.latency,
+    return detail::flat_collective_time(spec, link.base_latency, link.latency,
                                         link.collective_efficiency * link.per_direction);
 }
 

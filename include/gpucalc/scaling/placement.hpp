@@ -75,6 +75,7 @@ struct placement {
     std::int64_t per_node;      ///< g, on the fullest node
     std::int64_t emptiest;      ///< g' on the emptiest node
     std::int64_t nodes;         ///< k
+    duration base;              ///< the per-collective latency (see place)
     duration intra_alpha;
     bandwidth intra_bus;        ///< B_intra
     duration inter_alpha;
@@ -155,9 +156,15 @@ GPUCALC_DETAIL_INLINE constexpr placement place(const checked_cluster& c, std::i
     p.intra_alpha = intra.latency;
     p.intra_bus = intra.collective_efficiency * intra.per_direction;
     p.inter_alpha = spec.inter_node.latency;
+    // The collective's base latency, once: the node link's within a node, and across nodes
+    // the larger of the two levels' (NCCL charges one baseLat per collective whatever the
+    // hardware, src/graph/tuning.cc; taking the slower level's when they differ is derived).
+    // One rank communicates nothing and pays none.
+    p.base = ranks > 1 ? intra.base_latency : duration{};
     if (p.nodes > 1) {
         const link_spec& host = spec.node.gpu.host;
         p.intra_is_host = intra == host;
+        if (spec.inter_node.base_latency > p.base) p.base = spec.inter_node.base_latency;
         const bandwidth network = spec.inter_node.collective_efficiency * node_network_bandwidth(c);
         const bandwidth host_bus = host.collective_efficiency * host.per_direction;
         p.inter_bus = network_share(network, host_bus, p.emptiest, node_gpus, groups);
