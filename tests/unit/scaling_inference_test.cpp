@@ -293,10 +293,10 @@ TEST_CASE("published: TP against PP at minimum latency, Llama 3.1 405B on 8 H200
     // NVIDIA Technical Blog, "Boosting Llama 3.1 405B Throughput by Another 1.5x on NVIDIA H200
     // Tensor Core GPUs and NVLink Switch" (Oct 2024), TensorRT-LLM in FP8 on an HGX H200: at
     // minimum latency (batch 1) TP = 8 generates 5.6× as many tokens per second per user as
-    // PP = 8. The model's ratio is below it: PP's pass reads every layer's weights one GPU at
-    // a time (8 × TP's roofline), TP's reads 1/8 of them plus 252 latency-bound all-reduces at
-    // α = 3 µs a step, which overstates NCCL's small-message protocol (LL) and TensorRT-LLM's
-    // one-shot custom all-reduce, so TP's gain is understated. Held to [3.5, 7].
+    // PP = 8. PP's pass reads every layer's weights one GPU at a time (8 × TP's roofline);
+    // TP's reads 1/8 of them plus 252 latency-bound all-reduces, each NCCL's base latency and
+    // 14 NVLink hops (about 15 µs; TensorRT-LLM's one-shot custom all-reduce is not NCCL's
+    // ring). The model gives about 6.1×. Held to [3.5, 7].
     cluster c{};
     c.node.gpu = cat::h200;
     const checked_cluster node = check(c);
