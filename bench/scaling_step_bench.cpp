@@ -78,9 +78,11 @@ GPUCALC_DETAIL_INLINE inline raw_groups raw_place_groups(const raw_cluster& c,
     const std::int64_t cp = par.context_parallel;
     raw_groups g{};
     g.tensor = raw_place(c, tp, raw_group_placement{}, function);
-    raw_group_placement context{};
-    context.ranks_per_node = detail::group_ranks_per_node(cp, tp, node_gpus, nodes);
-    g.context = raw_place(c, cp, context, function);
+    if (cp > 1) {
+        raw_group_placement neighbours{};
+        neighbours.ranks_per_node = tp * cp <= node_gpus ? 0 : 1;
+        g.context = raw_place(c, 2, neighbours, function);
+    }
     const bool one_node = tp * cp * par.data * par.pipeline <= node_gpus;
     if (par.pipeline > 1) {
         raw_group_placement neighbours{};
@@ -91,12 +93,11 @@ GPUCALC_DETAIL_INLINE inline raw_groups raw_place_groups(const raw_cluster& c,
     data.ranks_per_node = detail::group_ranks_per_node(par.data * cp, tp, node_gpus, nodes);
     g.data = raw_place(c, par.data * cp, data, function);
     raw_group_placement experts{};
-    experts.ranks_per_node = detail::group_ranks_per_node(par.expert, tp * cp, node_gpus, nodes);
+    experts.ranks_per_node = detail::group_ranks_per_node(par.expert, tp, node_gpus, nodes);
     g.experts = raw_place(c, par.expert, experts, function);
     const std::int64_t replicas = detail::exact_quotient(par.data, par.expert) * cp;
     raw_group_placement same{};
-    same.ranks_per_node =
-        detail::group_ranks_per_node(replicas, tp * cp * par.expert, node_gpus, nodes);
+    same.ranks_per_node = detail::group_ranks_per_node(replicas, tp * par.expert, node_gpus, nodes);
     g.replicas = raw_place(c, replicas, same, function);
     return g;
 }
@@ -180,8 +181,8 @@ GPUCALC_DETAIL_INLINE inline detail::step_shared raw_shared_terms(
         2.0 * raw_collective_seconds(collective::all_to_all, 0.5 * one.expert_all_to_all, g.experts);
     const double kv = 2.0 * tokens * detail::attention_widths_per_gpu(cm, par.tensor).kv *
                       gpucalc::bytes_per_element(job.activations);
-    sh.context_forward = raw_collective_seconds(
-        collective::all_gather, static_cast<double>(par.context_parallel) * kv, g.context);
+    sh.context_forward = static_cast<double>(par.context_parallel - 1) *
+                         raw_collective_seconds(collective::point_to_point, kv, g.context);
     sh.p2p = raw_collective_seconds(collective::point_to_point, one.output_activations, g.pipeline);
     const detail::stage_weights w = detail::weights_on_worst_stage(cm, par.tensor, m.layers, par.expert);
     sh.dense_per_layer = w.linear - w.experts + 2.0 * static_cast<double>(cm.layer().norm);
@@ -190,6 +191,8 @@ GPUCALC_DETAIL_INLINE inline detail::step_shared raw_shared_terms(
     const double p_bytes = gpucalc::bytes_per_element(job.parameters);
     sh.optimizer_bytes = 2.0 * k + gpucalc::bytes_per_element(job.gradients) +
                          (job.fp32_master_weights ? p_bytes : 2.0 * p_bytes);
+    sh.gemm_output_bytes = machine.element_bytes;
+    sh.gemm_epilogue = machine.epilogue;
     return sh;
 }
 
@@ -211,10 +214,13 @@ GPUCALC_DETAIL_INLINE inline detail::stage_terms raw_stage_terms_of(
     const double experts = layers * sh.experts_per_layer;
     const double grad_bytes = gpucalc::bytes_per_element(job.gradients);
     const double param_bytes = gpucalc::bytes_per_element(job.parameters);
+    const double out_bytes = sh.gemm_output_bytes;
+    const double fused_extra = 2.0 * grad_bytes > out_bytes ? 2.0 * grad_bytes - out_bytes : 0.0;
     const double accumulate =
-        a.fused_gradient_accumulation
-            ? 0.0
-            : (dense + experts) * 2.0 * (param_bytes + grad_bytes) / byte_rate;
+        (dense + experts) *
+        (a.fused_gradient_accumulation ? sh.gemm_epilogue * fused_extra
+                                       : out_bytes + 2.0 * grad_bytes) /
+        byte_rate;
     const double b_compute = layers * (sh.layer.gemm.backward + sh.layer.attention.backward +
                                        sh.layer.elementwise.backward) +
                              (last ? sh.head.backward : 0.0) + accumulate;

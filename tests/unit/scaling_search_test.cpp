@@ -221,12 +221,25 @@ TEST_CASE("bad input names its field") {
             [&] { (void)smallest_fitting_step(cat::megatron_1_7b, pod, job_of(2048, 8), s); });
         CHECK(e.rfind("smallest_fitting_step: strategy.micro_batch = 0", 0) == 0);
     }
-    SUBCASE("context parallelism") {
+    SUBCASE("a micro-batch above the global batch: an error, not \"nothing fits\"") {
         training_strategy s{};
-        s.parallel.context_parallel = 2;
+        s.micro_batch = 16;
         const std::string e = message_of(
             [&] { (void)smallest_fitting_step(cat::megatron_1_7b, pod, job_of(2048, 8), s); });
-        CHECK(e.find("context_parallel") != std::string::npos);
+        CHECK(e == "smallest_fitting_step: strategy.micro_batch = 16 must not exceed "
+                   "job.global_batch = 8");
+    }
+    SUBCASE("a sequence of 0 names the job's field") {
+        const std::string e = message_of(
+            [&] { (void)smallest_fitting_step(cat::megatron_1_7b, pod, job_of(0, 8), {}); });
+        CHECK(e.rfind("smallest_fitting_step: job.sequence = 0", 0) == 0);
+    }
+    SUBCASE("CP that does not divide the sequence") {
+        training_strategy s{};
+        s.parallel.context_parallel = 3;
+        const std::string e = message_of(
+            [&] { (void)smallest_fitting_step(cat::megatron_1_7b, pod, job_of(2048, 8), s); });
+        CHECK(e.find("context_parallel = 3") != std::string::npos);
     }
     SUBCASE("EP that does not divide the experts") {
         training_strategy s{};
@@ -251,4 +264,18 @@ TEST_CASE("bad input names its field") {
         });
         CHECK(e.find("assumptions.gemm_efficiency") != std::string::npos);
     }
+}
+
+TEST_CASE("the template's context parallelism is kept: every layout tried has it") {
+    // The 1.7B model with CP 2 on two H100 nodes: it fits on one GPU without CP, so with CP 2
+    // the smallest count that can hold a CP pair, 2 GPUs, is the reference, its layout CP 2.
+    training_strategy s{};
+    s.parallel.context_parallel = 2;
+    const fitting_step r = smallest_fitting_step(cat::megatron_1_7b, h100_nodes(2), job_of(2048, 8), s);
+    REQUIRE(r.found);
+    CHECK(r.gpus == 2);
+    CHECK(r.strategy.parallel.context_parallel == 2);
+    CHECK(r.strategy.parallel.tensor * r.strategy.parallel.pipeline *
+              r.strategy.parallel.context_parallel * r.strategy.parallel.data ==
+          r.gpus);
 }

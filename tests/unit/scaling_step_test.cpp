@@ -453,8 +453,8 @@ TEST_CASE("context parallelism: each rank computes s/CP tokens, balanced") {
 TEST_CASE("context parallelism: the K/V ring, once forward and twice backward") {
     // Llama-3-8B (8 KV heads of 128: K and V 2 × 1,024 wide a token), CP 2 in one H100 node, no
     // TP, b = 1, s = 4,096, m = 2: each rank holds 2,048 tokens' K and V, 2 × 2,048 × 1,024 × 2
-    // bytes = 8 MiB; the ring passes it to the other rank, an all-gather of 2 × 8 MiB between
-    // 2 ranks. Forward once, backward twice (K and V again, and their gradients), 32 layers, 2
+    // bytes = 8 MiB; the ring's CP − 1 = 1 step sends it to the other rank, point to point.
+    // Forward once, backward twice (K and V again, and their gradients), 32 layers, 2
     // micro-batches. With no overlap all of it is exposed; with the default overlap, whatever
     // the attention core cannot hide.
     const checked_cluster c = check(h100_cluster(1));
@@ -466,7 +466,7 @@ TEST_CASE("context parallelism: the K/V ring, once forward and twice backward") 
     const training_step r = training_step_time(m, c, job_of(4096, 2), s, a);
     const double kv = 2.0 * 2048.0 * 1024.0 * 2.0;
     const duration ring =
-        collective_time({collective::all_gather, make<bytes>(2.0 * kv), 2}, c).time;
+        collective_time({collective::point_to_point, make<bytes>(kv), 2}, c).time;
     CHECK(r.context_comm == approx(2.0 * 32.0 * 3.0 * ring, 1e-9));
     SUBCASE("selective recompute reruns the forward ring") {
         s.recompute = recompute::selective;
@@ -532,20 +532,38 @@ TEST_CASE("unfused attention: the batched score matmuls run in whole waves of wh
 }
 
 TEST_CASE("unfused gradient accumulation streams the gradients once a micro-batch") {
-    // The tiny model on the toy GPU, 4 micro-batches: without the fusion each micro-batch
-    // writes and reads its fresh bf16 gradients and reads and writes the bf16 buffer, 8 bytes
-    // a parameter, for the 3,674,624 parameters the GPU holds, at 1 TB/s.
+    // The tiny model on the toy GPU, 4 micro-batches, the GEMMs' output write hidden (the hand
+    // assumptions): without the fusion each micro-batch reads its fresh bf16 gradients and
+    // reads and writes the bf16 buffer, 6 bytes a parameter (the fresh gradient's write is
+    // the GEMM's own), for the 3,674,624 parameters the GPU holds, at 1 TB/s; with it, the
+    // GEMM's own write is all.
     step_assumptions a = hand_assumptions();
     const training_step fused =
         training_step_time(tiny, one_node(toy_gpu), job_of(512, 4), training_strategy{}, a);
     a.fused_gradient_accumulation = false;
     const training_step unfused =
         training_step_time(tiny, one_node(toy_gpu), job_of(512, 4), training_strategy{}, a);
-    const double per_mb = 3674624.0 * 8.0 / 1e12;
+    const double per_mb = 3674624.0 * 6.0 / 1e12;
     CHECK(unfused.compute.value() - fused.compute.value() == approx(4.0 * per_mb, 1e-9));
     CHECK(unfused.backward_per_microbatch.value() - fused.backward_per_microbatch.value() ==
           approx(per_mb, 1e-9));
     CHECK(unfused.time.value() == approx(sum_of_terms(unfused), 1e-12));
+    SUBCASE("fused into an fp32 buffer: the GEMM reads and writes 4-byte gradients") {
+        // The output write exposed (gemm_epilogue_overlap 0): the weight-gradient GEMM's
+        // epilogue writes a 2-byte element; fused, it reads and writes the buffer instead:
+        // bf16, 2 + 2 bytes, 2 more; fp32, 4 + 4, 6 more. 4 bytes a parameter and micro-batch
+        // apart.
+        step_assumptions e = hand_assumptions();
+        e.gemm_epilogue_overlap = 0.0;
+        training_job j = job_of(512, 4);
+        const training_step bf16 =
+            training_step_time(tiny, one_node(toy_gpu), j, training_strategy{}, e);
+        j.gradients = formats::fp32;
+        const training_step fp32 =
+            training_step_time(tiny, one_node(toy_gpu), j, training_strategy{}, e);
+        CHECK(fp32.compute.value() - bf16.compute.value() ==
+              approx(4.0 * 3674624.0 * 4.0 / 1e12, 1e-9));
+    }
 }
 
 TEST_CASE("a GEMM's output write adds to its compute, so short-K GEMMs run further from peak") {
@@ -576,4 +594,28 @@ TEST_CASE("a GEMM's output write adds to its compute, so short-K GEMMs run furth
     const training_step exposed = training_step_time(check(cat::llama_2_70b), c, job_of(4096, 2), s);
     const training_step free = training_step_time(check(cat::llama_2_70b), c, job_of(4096, 2), s, hidden);
     CHECK(exposed.compute > free.compute);
+}
+
+TEST_CASE("context parallelism: a ring that spans nodes steps at its network hop") {
+    // Llama-3-8B, TP 4 × CP 4 on two H100 nodes: the CP group's ranks are 4 apart, so the ring
+    // crosses between the nodes, and each of its CP − 1 = 3 steps waits for a send from one
+    // node to the other: s/CP = 1,024 tokens' K and V on a TP rank, 2 × 1,024 × (1,024 ÷ 4) ×
+    // 2 bytes. Forward once, backward twice, 32 layers, 2 micro-batches, no overlap.
+    const checked_cluster c = check(h100_cluster(2));
+    training_strategy s{};
+    s.parallel.tensor = 4;
+    s.parallel.context_parallel = 4;
+    step_assumptions a{};
+    a.context_comm_overlap = 0.0;
+    const training_step r = training_step_time(check(cat::llama_3_8b), c, job_of(4096, 2), s, a);
+    const double kv = 2.0 * 1024.0 * 256.0 * 2.0;
+    group_placement across{};
+    across.ranks_per_node = 1;
+    const duration hop =
+        collective_time({collective::point_to_point, make<bytes>(kv), 2}, c, across).time;
+    CHECK(r.context_comm == approx(2.0 * 32.0 * 3.0 * 3.0 * hop, 1e-9));
+    // Within one node (TP 2 × CP 4) the hop is NVLink's, far quicker per byte.
+    const duration nvlink =
+        collective_time({collective::point_to_point, make<bytes>(kv), 2}, c).time;
+    CHECK(hop > nvlink);
 }

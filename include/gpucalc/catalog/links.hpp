@@ -31,7 +31,7 @@ namespace catalog {
 /// NCCL's base latency of a collective, 6.6 µs: baseLat for the ring with the LL protocol
 /// (src/graph/tuning.cc; 6.8 µs for the tree with LL; 3.6 µs for the ring with LL in the
 /// older revision). The same for every link: it is the launch and synchronisation of NCCL's
-/// kernel, not a property of the wire. Uncertain: 3.6–8.4 µs (8.4: ring with Simple).
+/// kernel, not a property of the wire. Uncertain: 3.6–14 µs (8.4: ring with Simple; 14: LL128).
 inline constexpr duration nccl_base_latency = [] {
     using namespace literals;
     return 6.6_us;

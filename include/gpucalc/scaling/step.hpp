@@ -84,6 +84,8 @@ struct step_shared {
     double dense_per_layer = 0.0; ///< parameters per layer on a GPU, experts apart
     double experts_per_layer = 0.0;
     double optimizer_bytes = 0.0; ///< HBM bytes the optimizer moves per parameter
+    double gemm_output_bytes = 0.0;  ///< an element of a GEMM's output (the activations')
+    double gemm_epilogue = 0.0;      ///< the exposed part of a GEMM's output write
 };
 
 constexpr double exposed(double t, double overlap) { return (1.0 - overlap) * t; }
@@ -106,12 +108,18 @@ GPUCALC_DETAIL_INLINE constexpr stage_terms stage_terms_of(
     const double experts = layers * sh.experts_per_layer;
     const double grad_bytes = bytes_per_element(job.gradients);
     const double param_bytes = bytes_per_element(job.parameters);
-    // Unfused gradient accumulation: each micro-batch's fresh gradients written and read, the
-    // buffer read and written (step_assumptions::fused_gradient_accumulation's source).
+    // Gradient accumulation, beyond the weight-gradient GEMMs' output write (an element in the
+    // activations' format, gemm_seconds's epilogue): fused, the GEMM reads and writes the
+    // gradient buffer instead (2 gradient elements for the one written); unfused, a separate
+    // kernel reads the fresh gradient and reads and writes the buffer
+    // (step_assumptions::fused_gradient_accumulation's source; derived).
+    const double out_bytes = sh.gemm_output_bytes;
+    const double fused_extra = 2.0 * grad_bytes > out_bytes ? 2.0 * grad_bytes - out_bytes : 0.0;
     const double accumulate =
-        a.fused_gradient_accumulation
-            ? 0.0
-            : (dense + experts) * 2.0 * (param_bytes + grad_bytes) / byte_rate;
+        (dense + experts) *
+        (a.fused_gradient_accumulation ? sh.gemm_epilogue * fused_extra
+                                       : out_bytes + 2.0 * grad_bytes) /
+        byte_rate;
     const double b_compute = layers * (sh.layer.gemm.backward + sh.layer.attention.backward +
                                        sh.layer.elementwise.backward) +
                              (last ? sh.head.backward : 0.0) + accumulate;
@@ -222,12 +230,14 @@ GPUCALC_DETAIL_INLINE constexpr step_shared shared_terms(const checked_model& cm
     }
     sh.expert_forward = 2.0 * collective_seconds(collective::all_to_all,
                                                  0.5 * one.expert_all_to_all.value(), g.experts);
-    // The CP ring passes every rank's keys and values round the CP group: CP − 1 steps of
-    // s/CP tokens' K and V each (Liu et al. 2023 §3), an all-gather's volume and pattern.
+    // The CP ring passes every rank's keys and values round the CP group: CP − 1 steps, each a
+    // point-to-point send of s/CP tokens' K and V to the next rank (Liu et al. 2023 §3;
+    // Megatron Core's context parallelism runs it as point-to-point sends in a ring), each step
+    // as slow as the ring's slowest hop (step_groups::context).
     const double kv = 2.0 * tokens * attention_widths_per_gpu(cm, par.tensor).kv *
                       bytes_per_element(job.activations);
-    sh.context_forward = collective_seconds(
-        collective::all_gather, static_cast<double>(par.context_parallel) * kv, g.context);
+    sh.context_forward = static_cast<double>(par.context_parallel - 1) *
+                         collective_seconds(collective::point_to_point, kv, g.context);
     // Scatter/gather: each TP rank sends its 1/TP share (Narayanan et al. 2021 §4.1).
     sh.p2p = collective_seconds(collective::point_to_point, one.output_activations.value(),
                                 g.pipeline);
@@ -240,6 +250,8 @@ GPUCALC_DETAIL_INLINE constexpr step_shared shared_terms(const checked_model& cm
     const double p_bytes = bytes_per_element(job.parameters);
     sh.optimizer_bytes = 2.0 * k + bytes_per_element(job.gradients) +
                          (job.fp32_master_weights ? p_bytes : 2.0 * p_bytes);
+    sh.gemm_output_bytes = machine.element_bytes;
+    sh.gemm_epilogue = machine.epilogue;
     return sh;
 }
 

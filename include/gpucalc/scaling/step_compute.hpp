@@ -42,11 +42,12 @@ struct step_assumptions {
     /// tile's epilogue writes C after its K loop ends (NVIDIA, Matrix Multiplication Background
     /// User's Guide §2.1; CUTLASS's non-persistent kernels). So a GEMM takes its compute plus
     /// m·n elements written at the memory efficiency, which makes short-K GEMMs run further
-    /// from peak: efficiency(K) ≈ E·K/(K + K0) with K0 = E·peak/bandwidth for 2-byte outputs,
+    /// from peak: efficiency(K) ≈ K/(K + K0) of the long-K rate with K0 = (gemm_efficiency ×
+    /// peak) ÷ (memory_efficiency × HBM bandwidth) for 2-byte outputs (derived),
     /// as public microbenchmarks of H100-class GEMMs at M = N = 4096–8192 show: K0 ≈ 165–285
     /// (OpenXLA's measured sm_90 matmul table, xla/service/gpu/model/
     /// matmul_interpolator_data.h; TileLang's 8192² FP16 K sweep on H800, benchmark/matmul/
-    /// README.md), where E·peak/bandwidth gives about 245. Persistent and stream-K kernels can
+    /// README.md), where that ratio gives about 278 on H100 SXM (144 on A100 80GB). Persistent and stream-K kernels can
     /// overlap the epilogue with the next tile: up to 1. Uncertain: 0–0.5.
     double gemm_epilogue_overlap = 0.0;
     /// FlashAttention's fraction of the dense peak, counting the FLOPs it performs (causal:

@@ -44,14 +44,19 @@ constexpr std::int64_t group_ranks_per_node(std::int64_t ranks, std::int64_t str
 /// The placements of a layout's groups on a checked cluster, found once per evaluation.
 struct step_groups {
     placement tensor;     ///< TP ranks: contiguous
-    placement context;    ///< CP ranks, TP apart
+    /// Two neighbouring CP ranks (TP apart), one on each of two nodes when the CP group spans
+    /// nodes (TP·CP above the node's GPUs): the ring's slowest hop
+    placement context;
     placement pipeline;   ///< two neighbouring stages
     /// The ranks that reduce the dense gradients: DP × CP of them, TP apart (Megatron-LM
     /// reduces gradients over the data-parallel group with context parallelism, as every CP
     /// rank holds the same weights; parallel_state's data-parallel-with-CP group)
     placement data;
-    placement experts;    ///< EP ranks, TP·CP apart (within the DP group)
-    placement replicas;   ///< the DP·CP ÷ EP ranks that hold the same experts, TP·CP·EP apart
+    /// EP ranks, TP apart, and the DP·CP ÷ EP ranks that hold the same experts, TP·EP apart:
+    /// Megatron Core's expert rank order, whose expert groups leave CP out (parallel_state's
+    /// expert-model-parallel generator with context parallelism 1)
+    placement experts;
+    placement replicas;
 };
 
 /// Places the groups (the rule step_groups states). Neighbouring stages are TP·CP·DP ranks
@@ -67,9 +72,11 @@ GPUCALC_DETAIL_INLINE constexpr step_groups place_groups(const checked_cluster& 
     const std::int64_t cp = par.context_parallel;
     step_groups g{};
     g.tensor = place(c, tp, group_placement{}, function);
-    group_placement context{};
-    context.ranks_per_node = group_ranks_per_node(cp, tp, node_gpus, nodes);
-    g.context = place(c, cp, context, function);
+    if (cp > 1) {
+        group_placement neighbours{};
+        neighbours.ranks_per_node = tp * cp <= node_gpus ? 0 : 1;
+        g.context = place(c, 2, neighbours, function);
+    }
     const bool one_node = tp * cp * par.data * par.pipeline <= node_gpus;
     if (par.pipeline > 1) {
         group_placement neighbours{};
@@ -80,12 +87,11 @@ GPUCALC_DETAIL_INLINE constexpr step_groups place_groups(const checked_cluster& 
     data.ranks_per_node = group_ranks_per_node(par.data * cp, tp, node_gpus, nodes);
     g.data = place(c, par.data * cp, data, function);
     group_placement experts{};
-    experts.ranks_per_node = group_ranks_per_node(par.expert, tp * cp, node_gpus, nodes);
+    experts.ranks_per_node = group_ranks_per_node(par.expert, tp, node_gpus, nodes);
     g.experts = place(c, par.expert, experts, function);
     const std::int64_t replicas = exact_quotient(par.data, par.expert) * cp;
     group_placement same{};
-    same.ranks_per_node =
-        group_ranks_per_node(replicas, tp * cp * par.expert, node_gpus, nodes);
+    same.ranks_per_node = group_ranks_per_node(replicas, tp * par.expert, node_gpus, nodes);
     g.replicas = place(c, replicas, same, function);
     return g;
 }

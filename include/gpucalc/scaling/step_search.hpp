@@ -72,7 +72,15 @@ constexpr void check_search_template(const checked_model& cm, const training_job
                       "must be stated (>= 1): a step time needs the micro-batches per step");
     }
     require_count(function, "job.global_batch", job.global_batch);
+    require_count(function, "job.sequence", job.sequence);
     require_count(function, "strategy.micro_batch", s.micro_batch);
+    if (s.micro_batch > job.global_batch) {
+        throw_invalid(function, "strategy.micro_batch", static_cast<double>(s.micro_batch), "",
+                      "must not exceed job.global_batch = ",
+                      static_cast<double>(job.global_batch), "");
+    }
+    require_degree(layout_path{function, "strategy.parallel."}, "@context_parallel",
+                   s.parallel.context_parallel);
     require_degree(layout_path{function, "strategy.parallel."}, "@expert", s.parallel.expert);
     training_strategy probe = s;
     probe.parallel.tensor = 1;
@@ -86,11 +94,6 @@ constexpr void check_search_template(const checked_model& cm, const training_job
     if (s.parallel.interleave < 1 || s.parallel.interleave > largest_count) {
         throw_invalid(function, "strategy.parallel.interleave",
                       static_cast<double>(s.parallel.interleave), "", "must be in [1, 2^40]");
-    }
-    if (s.parallel.context_parallel != 1) {
-        throw_invalid(function, "strategy.parallel.context_parallel",
-                      static_cast<double>(s.parallel.context_parallel), "",
-                      "must be 1: the step time does not model context parallelism yet");
     }
     if (job.lora.enabled) {
         throw_invalid(function, "job.lora.enabled", 1.0, "",
@@ -129,11 +132,12 @@ GPUCALC_DETAIL_INLINE constexpr bool fastest_fitting_at(const checked_model& cm,
     const std::int64_t node_gpus = sub.spec().node.gpus_per_node;
     const std::int64_t tp_span = common_divisor(node_gpus, gpus);
     bool any = false;
+    const std::int64_t cp = s.parallel.context_parallel;
     const auto try_layout = [&](std::int64_t tp, std::int64_t pp) {
         training_strategy c = s;
         c.parallel.tensor = tp;
         c.parallel.pipeline = pp;
-        c.parallel.data = gpus / (tp * pp);
+        c.parallel.data = gpus / (tp * pp * cp);
         if (pp == 1) c.parallel.interleave = 1;
         if (!searched_layout_ok(cm, job, c, node_gpus)) return;
         training_step step = step_time_of(cm, sub, job, c, a, function);
@@ -146,8 +150,10 @@ GPUCALC_DETAIL_INLINE constexpr bool fastest_fitting_at(const checked_model& cm,
         }
     };
     // Divisors in pairs (d, span ÷ d), d up to √span: O(√span) trials each.
+    // The template's CP is kept: it must divide what TP leaves.
     for_each_divisor(tp_span, [&](std::int64_t tp) {
-        const std::int64_t pp_span = common_divisor(cm.spec().layers, gpus / tp);
+        if (!divides(cp, gpus / tp)) return;
+        const std::int64_t pp_span = common_divisor(cm.spec().layers, gpus / (tp * cp));
         for_each_divisor(pp_span, [&](std::int64_t pp) { try_layout(tp, pp); });
     });
     return any;
@@ -189,11 +195,13 @@ GPUCALC_DETAIL_INLINE constexpr fitting_step smallest_fitting_of(const checked_m
 /// below a node (on one node), one node, whole nodes doubling, then the whole cluster (its
 /// `nodes` is the cap). At each count: TP over the divisors of gpus_per_node, PP over the
 /// divisors of the layers, DP the rest; the template's micro-batch, recompute, ZeRO stage,
-/// sequence parallelism, EP and interleave are kept (interleave only with PP > 1, a layer a
-/// chunk); its tensor, pipeline and data are ignored. The global batch stays the job's: a
+/// sequence parallelism, CP, EP and interleave are kept (CP only where it divides what TP
+/// leaves of the count; interleave only with PP > 1, a layer a chunk); its tensor, pipeline
+/// and data are ignored. The global batch stays the job's: a
 /// layout whose micro_batch × DP does not divide it is skipped (derived). No heap allocation.
 /// Ranges: the model's; the cluster's; the job's and template's as training_step_time's, with
-/// job.global_batch stated, CP 1, no LoRA or offload; the assumptions'. found false when
+/// job.global_batch stated and strategy.micro_batch at most it, no LoRA or offload; the
+/// assumptions'. found false when
 /// nothing fits up to the whole cluster.
 GPUCALC_DETAIL_HOT constexpr fitting_step smallest_fitting_step(const checked_model& m,
                                                                 const checked_cluster& cluster,
