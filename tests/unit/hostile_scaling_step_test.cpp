@@ -8,29 +8,18 @@
 
 #include <doctest/doctest.h>
 
+#include "step_fixtures.hpp"
+
 #include <cstdint>
 #include <limits>
 #include <string>
 
 using namespace gpucalc;
 namespace cat = gpucalc::catalog;
+using step_fixtures::job_of;
+const auto& nodes_of = step_fixtures::h100_nodes;
 
 namespace {
-cluster nodes_of(std::int32_t nodes) {
-    cluster c{};
-    c.node.gpu = cat::h100_sxm;
-    c.nodes = nodes;
-    c.inter_node = cat::infiniband_ndr;
-    return c;
-}
-
-training_job job_of(std::int64_t sequence, std::int64_t global_batch) {
-    training_job j{};
-    j.sequence = sequence;
-    j.global_batch = global_batch;
-    return j;
-}
-
 /// The message of the invalid_input the call throws, or "" when it does not throw.
 template <class Call>
 std::string message_of(Call call) {

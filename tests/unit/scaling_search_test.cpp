@@ -10,46 +10,19 @@
 
 #include <doctest/doctest.h>
 
+#include "step_fixtures.hpp"
+
 #include <cstdint>
 #include <functional>
 #include <string>
 
 using namespace gpucalc;
 namespace cat = gpucalc::catalog;
+using step_fixtures::h100_nodes;
+using step_fixtures::job_of;
+using step_fixtures::tiny;
 
 namespace {
-
-/// 4 layers, h = 256, 4 heads of 64, plain 1,024-wide MLP, vocab 1,024, LayerNorm.
-constexpr transformer tiny = [] {
-    transformer m{};
-    m.name = "tiny";
-    m.layers = 4;
-    m.hidden = 256;
-    m.heads = 4;
-    m.kv_heads = 4;
-    m.head_dim = 64;
-    m.ffn_hidden = 1024;
-    m.vocab = 1024;
-    m.max_context = 1024;
-    m.mlp = mlp_kind::plain;
-    m.norm = norm_kind::layer_norm;
-    return m;
-}();
-
-cluster h100_nodes(std::int32_t nodes) {
-    cluster c{};
-    c.node.gpu = cat::h100_sxm;
-    c.nodes = nodes;
-    c.inter_node = cat::infiniband_ndr;
-    return c;
-}
-
-training_job job_of(std::int64_t sequence, std::int64_t global_batch) {
-    training_job j{};
-    j.sequence = sequence;
-    j.global_batch = global_batch;
-    return j;
-}
 
 /// Whether any layout the search may choose fits on exactly `gpus` GPUs (brute force over
 /// every TP dividing the node and every PP dividing the layers).

@@ -13,30 +13,17 @@
 
 #include <doctest/doctest.h>
 
+#include "step_fixtures.hpp"
+
 #include <cstdint>
 
 using namespace gpucalc;
 using namespace gpucalc::literals;
 namespace cat = gpucalc::catalog;
+using step_fixtures::job_of;
+using step_fixtures::tiny;
 
 namespace {
-
-/// 4 layers, h = 256, 4 heads of 64, plain 1,024-wide MLP, vocab 1,024, LayerNorm, RoPE.
-constexpr transformer tiny = [] {
-    transformer m{};
-    m.name = "tiny";
-    m.layers = 4;
-    m.hidden = 256;
-    m.heads = 4;
-    m.kv_heads = 4;
-    m.head_dim = 64;
-    m.ffn_hidden = 1024;
-    m.vocab = 1024;
-    m.max_context = 1024;
-    m.mlp = mlp_kind::plain;
-    m.norm = norm_kind::layer_norm;
-    return m;
-}();
 
 /// A GPU of 100 TFLOP/s bf16 and 1 TB/s, 80 GB, no SM count (no wave quantization).
 constexpr gpu_spec toy_gpu = [] {
@@ -69,13 +56,6 @@ step_assumptions hand_assumptions() {
     a.attention_backward_efficiency = 0.5;
     a.gemm_epilogue_overlap = 1.0;  // the hand-worked GEMMs: compute or memory, no epilogue
     return a;
-}
-
-training_job job_of(std::int64_t sequence, std::int64_t global_batch) {
-    training_job j{};
-    j.sequence = sequence;
-    j.global_batch = global_batch;
-    return j;
 }
 
 double sum_of_terms(const training_step& r) {

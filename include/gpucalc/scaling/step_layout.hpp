@@ -141,13 +141,10 @@ constexpr void check(const step_assumptions& a, const char* function) {
     require_positive(function, "assumptions.bucket_bytes", a.bucket_bytes);
 }
 
-/// What training_step_time refuses before any evaluation (issue 15 §4), each naming the
-/// field as the caller wrote it. The job's and strategy's remaining rules are
-/// training_memory_per_gpu's, which the step time runs next.
-constexpr void check_step(const checked_model& cm, const checked_cluster& c,
-                          const training_job& job, const training_strategy& s,
-                          const step_assumptions& a, const char* function) {
-    const parallel_layout& par = s.parallel;
+/// The batch rules every step evaluation needs, whatever the layout: the global batch stated,
+/// the sequence and micro-batch counts, the micro-batch at most the global batch.
+constexpr void check_step_batch(const training_job& job, const training_strategy& s,
+                                const char* function) {
     if (job.global_batch == 0) {
         throw_invalid(function, "job.global_batch", 0.0, "",
                       "must be stated (>= 1): a step time needs the micro-batches per step");
@@ -160,6 +157,31 @@ constexpr void check_step(const checked_model& cm, const checked_cluster& c,
                       "must not exceed job.global_batch = ",
                       static_cast<double>(job.global_batch), "");
     }
+}
+
+/// What the step time does not model yet (LoRA, offload), refused by name.
+constexpr void check_step_modelled(const training_job& job, const training_strategy& s,
+                                   const char* function) {
+    if (job.lora.enabled) {
+        throw_invalid(function, "job.lora.enabled", 1.0, "",
+                      "must be false: the step time does not model LoRA yet");
+    }
+    if (s.offload_optimizer || s.offload_parameters) {
+        throw_invalid(function,
+                      s.offload_optimizer ? "strategy.offload_optimizer"
+                                          : "strategy.offload_parameters",
+                      1.0, "", "must be false: the step time does not model offload yet");
+    }
+}
+
+/// What training_step_time refuses before any evaluation (issue 15 §4), each naming the
+/// field as the caller wrote it. The job's and strategy's remaining rules are
+/// training_memory_per_gpu's, which the step time runs next.
+constexpr void check_step(const checked_model& cm, const checked_cluster& c,
+                          const training_job& job, const training_strategy& s,
+                          const step_assumptions& a, const char* function) {
+    const parallel_layout& par = s.parallel;
+    check_step_batch(job, s, function);
     check(cm, par, job.sequence, layout_path{function, "strategy.parallel."});
     const double per_round = static_cast<double>(s.micro_batch) * static_cast<double>(par.data);
     if (!is_whole(static_cast<double>(job.global_batch) / per_round)) {
@@ -181,16 +203,7 @@ constexpr void check_step(const checked_model& cm, const checked_cluster& c,
                       " (a TP group stays in a node unless "
                       "assumptions.allow_tensor_parallel_across_nodes)");
     }
-    if (job.lora.enabled) {
-        throw_invalid(function, "job.lora.enabled", 1.0, "",
-                      "must be false: the step time does not model LoRA yet");
-    }
-    if (s.offload_optimizer || s.offload_parameters) {
-        throw_invalid(function,
-                      s.offload_optimizer ? "strategy.offload_optimizer"
-                                          : "strategy.offload_parameters",
-                      1.0, "", "must be false: the step time does not model offload yet");
-    }
+    check_step_modelled(job, s, function);
     check(a, function);
 }
 

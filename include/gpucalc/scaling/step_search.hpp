@@ -67,18 +67,7 @@ constexpr bool searched_layout_ok(const checked_model& cm, const training_job& j
 constexpr void check_search_template(const checked_model& cm, const training_job& job,
                                      const training_strategy& s, const step_assumptions& a,
                                      const char* function) {
-    if (job.global_batch == 0) {
-        throw_invalid(function, "job.global_batch", 0.0, "",
-                      "must be stated (>= 1): a step time needs the micro-batches per step");
-    }
-    require_count(function, "job.global_batch", job.global_batch);
-    require_count(function, "job.sequence", job.sequence);
-    require_count(function, "strategy.micro_batch", s.micro_batch);
-    if (s.micro_batch > job.global_batch) {
-        throw_invalid(function, "strategy.micro_batch", static_cast<double>(s.micro_batch), "",
-                      "must not exceed job.global_batch = ",
-                      static_cast<double>(job.global_batch), "");
-    }
+    check_step_batch(job, s, function);
     require_degree(layout_path{function, "strategy.parallel."}, "@context_parallel",
                    s.parallel.context_parallel);
     require_degree(layout_path{function, "strategy.parallel."}, "@expert", s.parallel.expert);
@@ -95,16 +84,7 @@ constexpr void check_search_template(const checked_model& cm, const training_job
         throw_invalid(function, "strategy.parallel.interleave",
                       static_cast<double>(s.parallel.interleave), "", "must be in [1, 2^40]");
     }
-    if (job.lora.enabled) {
-        throw_invalid(function, "job.lora.enabled", 1.0, "",
-                      "must be false: the step time does not model LoRA yet");
-    }
-    if (s.offload_optimizer || s.offload_parameters) {
-        throw_invalid(function,
-                      s.offload_optimizer ? "strategy.offload_optimizer"
-                                          : "strategy.offload_parameters",
-                      1.0, "", "must be false: the step time does not model offload yet");
-    }
+    check_step_modelled(job, s, function);
     check(a, function);
 }
 
