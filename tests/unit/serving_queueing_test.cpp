@@ -81,7 +81,7 @@ TEST_CASE("erlang_c: M/M/1, M/M/2 closed forms and the long-double direct sum") 
                   approx(static_cast<double>(direct_erlang_c(c, static_cast<long double>(a))), 1e-13));
         }
     }
-    // Four figures as the 1 %-table's neighbours are usually quoted (derived from the sum):
+    // Four-figure values (derived: from the direct sum above, not from a published table):
     CHECK(erlang_c(10, 8.0) == approx(0.4092, 1e-3));
     CHECK(erlang_c(5, 4.0) == approx(0.5541, 1e-3));
 }
