@@ -17,9 +17,10 @@ namespace sim = gpucalc_test::sim;
 namespace {
 
 // Erlang C for the test, independent of the library: the Erlang B recurrence
-// B(0) = 1, B(k) = a B(k-1) / (k + a B(k-1)) (Cooper, "Introduction to Queueing Theory", 2nd ed.,
-// 1981, section 3.4), then C = B / (1 - rho (1 - B)) with rho = a / c; the mean wait in queue is
-// C / (c mu - lambda) (Kleinrock, "Queueing Systems" vol. 1, 1975, eq. 3.40).
+// B(0) = 1, B(k) = a B(k-1) / (k + a B(k-1)) (Jagerman, "Some properties of the Erlang loss
+// function", Bell System Technical Journal 53(3), 1974), then C = B / (1 - rho (1 - B)) with
+// rho = a / c, and the mean wait in queue C / (c mu - lambda) (Kleinrock, "Queueing Systems"
+// vol. 1, 1975, section 3.5, M/M/m).
 struct erlang {
     double p_wait;
     double mean_wait;
@@ -222,7 +223,8 @@ TEST_CASE("serving sim: Little's law, conservation and utilization in every mode
             CHECK(r.arrived == r.completed + r.in_system);
             CHECK(r.unfinished == 0);
             // Little's law L = lambda W, for the whole system and for the queue before service
-            // (Little 1961). Window edges make it approximate: 3 %.
+            // (Little, "A proof for the queuing formula L = lambda W", Operations
+            // Research 9(3), 1961). Window edges make it approximate: 3 %.
             CHECK(r.mean_in_system == doctest::Approx(r.arrival_rate * r.sojourn.mean).epsilon(0.03));
             CHECK(r.mean_waiting == doctest::Approx(r.arrival_rate * r.wait.mean).epsilon(0.03));
             // Stable load: what comes in goes out, in requests and in tokens (mean 20 each).
@@ -335,6 +337,52 @@ TEST_CASE("serving sim: the time per token rises with load when prefill stalls d
     const sim::result c = sim::simulate(high);
     CHECK(c.tpot.mean < b.tpot.mean);
     CHECK(c.tpot.mean <= m.step(slots) * 1.01);
+}
+
+TEST_CASE("serving sim: JSQ on all requests has a longer TTFT tail than round-robin or JSQ on waiting") {
+    // Issue 16's explanation: JSQ on all requests in a replica sends arrivals to the replica
+    // whose requests just finished together, so their prefills run back to back. The test
+    // checks the effect on the TTFT tail, not the mechanism.
+    // Four stalling replicas at 80 % of the bound, 2048-token prompts, geometric outputs.
+    const h100_llama3_8b m{2048.0, 256.0};
+    const int slots = 64;
+    const double bound = 1.0 / (m.prefill() + 256.0 * m.step(slots) / slots);
+    sim::config k = m.config(slots, 4.0 * 0.8 * bound);
+    k.replicas = 4;
+    k.output = {sim::length_kind::geometric, 256.0};
+    k.warmup = 30.0;
+    k.duration = 300.0;
+    k.drain_limit = -1.0;
+    k.seed = 5;
+    double p99[3] = {};
+    for (const auto route : {sim::routing::round_robin, sim::routing::join_shortest_queue,
+                             sim::routing::join_shortest_waiting}) {
+        k.route = route;
+        p99[static_cast<int>(route)] = sim::simulate(k).ttft.p99;
+    }
+    MESSAGE("TTFT p99: round-robin " << p99[0] << " s, JSQ " << p99[1]
+                                     << " s, JSQ on waiting " << p99[2] << " s");
+    CHECK(p99[1] > 1.2 * p99[2]);
+    CHECK(p99[1] > 1.2 * p99[0]);
+}
+
+TEST_CASE("serving sim: the configuration shown in docs/serving.md runs") {
+    sim::config k;
+    k.arrival_rate = 40.0;                                   // λ, requests/s (Poisson)
+    k.replicas = 4;  k.slots = 64;                           // R replicas of B batch slots
+    k.prompt = {sim::length_kind::fixed, 2048.0};            // P tokens
+    k.output = {sim::length_kind::geometric, 256.0};         // D tokens, mean 256
+    k.step_base = 4.79e-3;  k.step_per_request = 85e-6;      // T(b) = t0 + t1·b, s
+    k.prefill_base = 0.0;   k.prefill_per_token = 16.2e-6;   // prefill = p0 + p1·P, s
+    k.mode = sim::prefill_mode::stall;                       // or chunked, disaggregated
+    k.route = sim::routing::join_shortest_waiting;           // or round_robin, join_shortest_queue
+    k.warmup = 60.0;  k.duration = 600.0;  k.seed = 1;
+    const sim::result r = sim::simulate(k);                  // r.ttft.p99, r.tpot.mean, ...
+    // 40 req/s is 74 % of the four replicas' stall bound (4 x 13.5 req/s): stable, so every
+    // measured request finishes and the first token comes after at least the 33 ms prefill.
+    CHECK(r.unfinished == 0);
+    CHECK(r.ttft.p50 >= 2048.0 * 16.2e-6);
+    CHECK(r.throughput_requests == doctest::Approx(40.0).epsilon(0.03));
 }
 
 TEST_CASE("serving sim: bad configurations are rejected") {
