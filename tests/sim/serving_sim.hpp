@@ -383,20 +383,20 @@ private:
     }
 
     // Removes the finished requests from a replica's slots and completes them.
+    // In place, keeping the others' order (admission order).
     void release_finished(replica_state& rep) {
-        std::vector<std::size_t> keep;
-        keep.reserve(rep.running.size());
-        for (const std::size_t id : rep.running) {
+        std::size_t kept = 0;
+        for (std::size_t i = 0; i < rep.running.size(); ++i) {
+            const std::size_t id = rep.running[i];
             const request& r = reqs_[id];
             if (r.first_done && r.decode_left == 0) {
                 --occupied_count_;
                 complete(id);
             } else {
-                keep.push_back(id);
+                rep.running[kept++] = id;
             }
         }
-        rep.running.swap(keep);
-        count_changed();
+        rep.running.resize(kept);
     }
 
     void occupy(replica_state& rep, std::size_t id) {
