@@ -15,7 +15,7 @@
 // - Prefill modes:
 //   stall:  a prefill takes the whole replica; no decode step runs meanwhile. Prefill has
 //           priority: whenever a slot is free and a request waits, the replica prefills it next
-//           (the default of vLLM's scheduler before chunked prefill).
+//           (as vLLM's scheduler did by default before chunked prefill).
 //   chunked: each step carries up to `chunk_budget` prompt tokens beside the decode batch
 //           (Sarathi-Serve, Agrawal et al., OSDI 2024). Step time = t0 + t1*b + p1*c, where b is
 //           the number of requests decoding in the step and c the prompt tokens it carries; p0
@@ -30,7 +30,8 @@
 // - Routing across R replicas (at arrival; in disaggregated mode, when the prefill ends):
 //   round_robin; join_shortest_queue (fewest requests in the replica, waiting + in a slot);
 //   join_shortest_waiting (fewest requests that have not yet had their first token; ties go to
-//   the replica with fewer requests in all). Remaining ties go to the lowest index.
+//   the replica with fewer requests in all). Remaining ties go to the lowest index. In
+//   disaggregated mode every routed request has had its first token, so the last is JSQ there.
 // - Replicas admit at step boundaries only: a request that arrives during a step waits for it.
 //
 // Determinism: the random numbers come from SplitMix64 (Steele, Lea and Flood, "Fast
@@ -54,8 +55,9 @@
 
 namespace gpucalc_test::sim {
 
-// SplitMix64 (Steele, Lea and Flood 2014, the constants of their Figure 16 / Java's
-// SplittableRandom): 64 bits of state, passes BigCrush, identical on every platform.
+// SplitMix64 (Steele, Lea and Flood 2014): a Weyl sequence with the golden-ratio increment, then
+// a 64-bit finaliser with David Stafford's "Mix13" constants, as in Java's SplittableRandom and
+// Vigna's reference splitmix64.c. 64 bits of state; integer arithmetic, so identical everywhere.
 class splitmix64 {
 public:
     explicit splitmix64(std::uint64_t seed) : state_{seed} {}
