@@ -18,6 +18,7 @@
 #include "precision.hpp"
 #include "roofline.hpp"
 #include "scaling.hpp"
+#include "serving.hpp"
 #include "units.hpp"
 #include "version.hpp"
 #include "workload.hpp"
