@@ -174,7 +174,6 @@ GPUCALC_DETAIL_HOT inline replica_capacity_estimate replica_capacity(
     detail::check_replica_inputs(profile, slo, mode, assumptions, function);
     replica_capacity_estimate r{};
     r.mode = mode;
-    r.gpus = gpus_of(setup);
     const std::int64_t n_prompt = profile.prompt_mean;
     const std::int64_t d_out = profile.output_mean;
     r.decode_context = n_prompt + detail::ceil_div(d_out, 2);
@@ -189,6 +188,7 @@ GPUCALC_DETAIL_HOT inline replica_capacity_estimate replica_capacity(
         return detail::decode_across(m, c, dec, assumptions.parallel, function);
     };
     const parallel_decode_estimate one = decode_at(1);  // checks the setup and the layout
+    r.gpus = setup.parallel.tensor * setup.parallel.pipeline;
     r.time_per_token_batch_one = one.time_per_token;
 
     serving_setup pre = setup;
@@ -212,8 +212,9 @@ GPUCALC_DETAIL_HOT inline replica_capacity_estimate replica_capacity(
 
     serving_setup mem = setup;
     mem.context = r.memory_context;
-    r.memory_batch = max_batch_for_inference(m, mem, c.spec().node.gpu,
-                                             assumptions.memory_headroom, assumptions.batch_limit);
+    r.memory_batch = detail::largest_serving_count(function, m, mem, &serving_setup::batch,
+                                                   c.spec().node.gpu, assumptions.memory_headroom,
+                                                   assumptions.batch_limit);
     const duration ttft_floor = mode == prefill_mode::chunked ? ttft_chunked(one) : r.prefill_time;
     if (r.memory_batch == 0) {
         r.verdict = replica_verdict::does_not_fit;

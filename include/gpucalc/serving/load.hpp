@@ -121,7 +121,7 @@ constexpr double prefill_cost(const replica_step_model& s) {
 /// steady state the running batch is then m = C × D ÷ N (tokens out per step = prompts in per
 /// step × D); when that is below B, prefill saturates first, at m = C × D ÷ N. T(m) ÷ m falls
 /// with m, so the bound is the one at m = min(B, C × D ÷ N).
-constexpr request_rate saturation_rate(const replica_step_model& s) {
+constexpr double saturation_batch(const replica_step_model& s) {
     double m = static_cast<double>(s.batch);
     if (s.mode == prefill_mode::chunked) {
         const double chunk_fed = static_cast<double>(s.chunk_tokens) *
@@ -129,6 +129,10 @@ constexpr request_rate saturation_rate(const replica_step_model& s) {
                                  static_cast<double>(s.prompt_tokens);
         if (chunk_fed < m) m = chunk_fed;
     }
+    return m;
+}
+constexpr request_rate saturation_rate(const replica_step_model& s) {
+    const double m = saturation_batch(s);
     const double t_m = s.step_fixed.value() + s.step_per_sequence.value() * m;
     const double d = static_cast<double>(s.output_tokens);
     return make<requests_per_second>(m / (m * prefill_cost(s) + d * t_m));
@@ -153,16 +157,23 @@ constexpr replica_load load_at(const replica_step_model& s, request_rate rate) {
     const double lam = lam_in < cap ? lam_in : cap;
     const double a = s.step_fixed.value();
     const double b = s.step_per_sequence.value();
-    const double batch = static_cast<double>(s.batch);
-    const double q = lam * prefill_cost(s);
-    l.prefill_busy = q;
-    const double k = lam * static_cast<double>(s.output_tokens) / (1.0 - q);
+    const double m = saturation_batch(s);
+    const double d = static_cast<double>(s.output_tokens);
+    const double p_eff = prefill_cost(s);
+    l.prefill_busy = lam * p_eff;
+    // Decode's share of the time, 1 − q, never below its value at capacity, written so that it
+    // stays positive when D × T(m) is tiny beside m × P_eff (1 − q would round to 0 there).
+    const double t_m = a + b * m;
+    const double at_capacity = d * t_m / (m * p_eff + d * t_m);
+    const double decode_share = 1.0 - l.prefill_busy > at_capacity ? 1.0 - l.prefill_busy
+                                                                    : at_capacity;
+    const double k = lam * d / decode_share;
     const double room = 1.0 - k * b;
-    double n = room > 0.0 ? k * a / room : batch;
-    if (n > batch) n = batch;  // rounding at capacity
+    double n = room > 0.0 ? k * a / room : m;
+    if (n > m) n = m;  // rounding at capacity
     l.running_batch = n;
     const double seen = n > 1.0 ? n : 1.0;
-    l.time_per_token = make<seconds>((a + b * seen) / (1.0 - q));
+    l.time_per_token = make<seconds>((a + b * seen) / decode_share);
     l.slo_met = l.stable && l.time_per_token <= s.slo.time_per_output_token;
     return l;
 }
