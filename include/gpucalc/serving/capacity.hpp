@@ -165,8 +165,8 @@ GPUCALC_DETAIL_INLINE constexpr duration chunk_extra(const parallel_decode_estim
 /// Ranges: the model's (check()); the setup's as decode_step_time and prefill_time state, with
 /// N + p90/means below the model's limits as serving_setup states; the profile, SLO,
 /// assumptions as their types state; mode an enumerator. About 2 × log2(batch_limit) decode and
-/// memory evaluations and 80 of the closed-form load model.
-GPUCALC_DETAIL_HOT inline replica_capacity_estimate replica_capacity(
+/// memory evaluations and 66 of the closed-form load model.
+GPUCALC_DETAIL_HOT constexpr replica_capacity_estimate replica_capacity(
     const checked_model& m, const checked_cluster& c, const serving_setup& setup,
     const request_profile& profile, const serving_slo& slo, prefill_mode mode,
     const replica_assumptions& assumptions = {}) {
@@ -279,7 +279,7 @@ GPUCALC_DETAIL_HOT inline replica_capacity_estimate replica_capacity(
     return r;
 }
 /// The same for a model and a cluster not yet checked: checks both first.
-inline replica_capacity_estimate replica_capacity(const transformer& m, const cluster& c,
+constexpr replica_capacity_estimate replica_capacity(const transformer& m, const cluster& c,
                                                   const serving_setup& setup,
                                                   const request_profile& profile,
                                                   const serving_slo& slo, prefill_mode mode,
@@ -291,7 +291,7 @@ inline replica_capacity_estimate replica_capacity(const transformer& m, const cl
 
 /// The replica's behaviour at `rate` requests/s (see replica_at_rate(replica_step_model)).
 /// A replica that is not feasible answers stable = false, slo_met = false.
-inline replica_load replica_at_rate(const replica_capacity_estimate& e, request_rate rate) {
+constexpr replica_load replica_at_rate(const replica_capacity_estimate& e, request_rate rate) {
     constexpr const char* function = "replica_at_rate";
     detail::require_non_negative(function, "rate", rate);
     if (!e.feasible) {
