@@ -22,6 +22,7 @@ void register_scaling_inference(registry& r);  // scaling: decode and prefill ac
 void register_scaling_step(registry& r);  // scaling: the training step time across GPUs
 void register_scaling_search(registry& r);  // scaling: the smallest GPU count a job fits on
 void register_serving_queueing(registry& r);  // serving: Erlang B and C, waits, servers for a wait
+void register_serving_capacity(registry& r);  // serving: one replica's capacity, the load model
 
 /// Adds `to_string` of enum E, drawn from its `count` enumerators or a hostile value, at a
 /// small share of the calls: every module's enums join the table this way.
@@ -47,6 +48,7 @@ inline registry all_entry_points() {
     register_scaling_step(r);
     register_scaling_search(r);
     register_serving_queueing(r);
+    register_serving_capacity(r);
     return r;
 }
 

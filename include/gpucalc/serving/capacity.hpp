@@ -1,0 +1,306 @@
+// serving/capacity.hpp: one serving replica's capacity under continuous batching: the largest
+// batch that meets a time-per-token SLO and fits in memory, and the request rate it sustains when
+// prefill stalls the batch, is chunked into it, or runs on separate GPUs
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "../detail/checks.hpp"
+#include "../hardware/cluster.hpp"
+#include "../memory/fit.hpp"
+#include "../memory/inference.hpp"
+#include "../model.hpp"
+#include "../scaling/inference.hpp"
+#include "../units.hpp"
+#include "../workload.hpp"
+#include "load.hpp"
+
+namespace gpucalc {
+
+/// The request lengths a replica serves, in tokens. A p90 of 0 means "use the mean".
+/// Ranges: prompt_mean and output_mean in [1, 2^40]; each p90 0 or in [its mean, 2^40].
+struct request_profile {
+    std::int64_t prompt_mean = 1024;
+    std::int64_t output_mean = 256;
+    std::int64_t prompt_p90 = 0;  ///< sizes the KV cache; 0: prompt_mean
+    std::int64_t output_p90 = 0;  ///< sizes the KV cache; 0: output_mean
+};
+
+/// What the replica's assumptions are. Ranges: chunk_tokens in [1, 2^40]; memory_headroom in
+/// [0, 1); batch_limit in [1, 2^40]; parallel as serving_parallel_assumptions says.
+struct replica_assumptions {
+    /// Prompt tokens each step carries in chunked mode. 512: vLLM's max_num_batched_tokens
+    /// when chunked prefill is on (v0.4–v0.6), and the budget Sarathi-Serve evaluates under
+    /// strict latency SLOs (Agrawal et al. 2024, OSDI, §5; 2,048 under relaxed ones).
+    /// Uncertain: engines count the running decodes inside the budget; here the chunk is on
+    /// top of them. Read only in chunked mode.
+    std::int64_t chunk_tokens = 512;
+    /// Memory kept free when sizing the batch: vLLM's gpu_memory_utilization = 0.9 leaves 10%
+    /// (Kwon et al. 2023; vLLM's documented default).
+    double memory_headroom = 0.1;
+    /// The largest batch searched.
+    std::int64_t batch_limit = std::int64_t{1} << 20;
+    serving_parallel_assumptions parallel{};  ///< TP/PP communication, as decode_step_time
+};
+
+/// Why a replica can or cannot serve the profile at the SLO.
+enum class replica_verdict {
+    feasible,
+    does_not_fit,          ///< not even one sequence at the sizing context fits in memory
+    tpot_below_batch_one,  ///< the time-per-token SLO is below T(1), the batch-1 step
+    ttft_below_prefill,    ///< the TTFT SLO is below the prefill of one mean prompt, alone
+};
+
+constexpr std::string_view to_string(replica_verdict v) {
+    switch (v) {
+        case replica_verdict::feasible: return "feasible";
+        case replica_verdict::does_not_fit: return "does_not_fit";
+        case replica_verdict::tpot_below_batch_one: return "tpot_below_batch_one";
+        case replica_verdict::ttft_below_prefill: return "ttft_below_prefill";
+    }
+    return "unknown";
+}
+
+/// One replica's capacity: the chosen batch, its step time, and the rates it sustains in `mode`.
+/// When not feasible, batch and the rates are 0 and the times hold what was computed.
+struct replica_capacity_estimate {
+    prefill_mode mode = prefill_mode::stall;
+    replica_verdict verdict = replica_verdict::feasible;
+    bool feasible = false;
+    std::int64_t gpus = 1;              ///< tensor × pipeline
+    std::int64_t decode_context = 0;    ///< prompt_mean + ⌈output_mean ÷ 2⌉: T(B)'s context
+    std::int64_t memory_context = 0;    ///< p90 prompt + p90 output: the KV cache's sizing
+    std::int64_t memory_batch = 0;      ///< the largest batch that fits at memory_context
+    std::int64_t batch = 0;             ///< B: the largest meeting the SLO and fitting
+    duration time_per_token_batch_one{};  ///< T(1)
+    duration time_per_token{};          ///< T(B), decode only
+    duration prefill_time{};            ///< P: one mean prompt, alone on the replica
+    /// chunked: X, what a chunk adds to a step at batch B; 0 in the other modes.
+    duration chunk_step_extra{};
+    duration time_to_first_token{};     ///< the floor, no queueing: P, or ⌈N ÷ C⌉ × (T(B) + X)
+    duration longest_token_gap{};       ///< one step behind one prefill: T+P, T+X, or T
+    /// What the throughput would be were prefill free: B ÷ (D × T(B)) (the decode-only bound).
+    request_rate decode_only_rate{};
+    /// The rate at which the batch saturates (see replica_load's capacity).
+    request_rate capacity{};
+    /// The sustainable rate: the largest at which the effective time per token meets the SLO
+    /// (≤ capacity).
+    request_rate sustainable_rate{};
+    token_rate output_token_rate{};     ///< sustainable_rate × output_mean
+    duration time_per_token_at_rate{};  ///< the effective time per token at sustainable_rate
+    /// disaggregated: prefill replicas of the same layout one decode replica needs at
+    /// sustainable_rate (sustainable_rate × P); 0 in the other modes.
+    double prefill_replicas_per_decode_replica = 0.0;
+    replica_step_model step{};          ///< what replica_at_rate evaluates
+};
+
+namespace detail {
+
+GPUCALC_DETAIL_INLINE constexpr void check_replica_inputs(const request_profile& p,
+                                                          const serving_slo& slo,
+                                                          prefill_mode mode,
+                                                          const replica_assumptions& a,
+                                                          const char* function) {
+    require_count(function, "profile.prompt_mean", p.prompt_mean);
+    require_count(function, "profile.output_mean", p.output_mean);
+    if (p.prompt_p90 != 0 && !(p.prompt_p90 >= p.prompt_mean && p.prompt_p90 <= largest_count)) {
+        throw_invalid(function, "profile.prompt_p90", static_cast<double>(p.prompt_p90), "",
+                      "must be 0 (the mean) or in [profile.prompt_mean = ",
+                      static_cast<double>(p.prompt_mean), ", 2^40]");
+    }
+    if (p.output_p90 != 0 && !(p.output_p90 >= p.output_mean && p.output_p90 <= largest_count)) {
+        throw_invalid(function, "profile.output_p90", static_cast<double>(p.output_p90), "",
+                      "must be 0 (the mean) or in [profile.output_mean = ",
+                      static_cast<double>(p.output_mean), ", 2^40]");
+    }
+    check_slo(slo, function);
+    require_enumerator(function, "mode", mode, 3, "prefill_mode");
+    require_count(function, "assumptions.chunk_tokens", a.chunk_tokens);
+    require_count(function, "assumptions.batch_limit", a.batch_limit);
+    if (!(a.memory_headroom >= 0.0 && a.memory_headroom < 1.0)) {
+        throw_invalid(function, "assumptions.memory_headroom", a.memory_headroom, "",
+                      "must be in [0, 1)");
+    }
+}
+
+/// The fused step's extra time for a chunk of C prompt tokens at decode batch b (derived,
+/// after Sarathi-Serve's piggybacking, Agrawal et al. 2024 §4): the chunk's FLOPs first fill the
+/// compute a memory-bound decode step leaves idle (roofline − compute), the rest adds; its
+/// all-reduces add in full (upper bound: the engine fuses them with the decode's). The chunk's
+/// compute is the mean prompt's per token × C, which counts each chunk's attention over the
+/// earlier chunks on average (the chunks' FLOPs sum to the whole prompt's).
+GPUCALC_DETAIL_INLINE constexpr duration chunk_extra(const parallel_decode_estimate& d,
+                                                     duration chunk_compute,
+                                                     duration chunk_communication) {
+    const duration idle = d.roofline_time - d.compute_time;
+    const duration spill = chunk_compute > idle ? chunk_compute - idle : duration{};
+    return spill + chunk_communication;
+}
+
+}  // namespace detail
+
+/// One replica's capacity under continuous batching (iteration-level scheduling, Yu et al. 2022
+/// "Orca" §4.2; paged KV cache, Kwon et al. 2023 "vLLM"), for `profile`'s requests at `slo`,
+/// with prefill in `mode`. `setup` gives the layout (parallel.tensor, parallel.pipeline), the
+/// formats, efficiency, paging, step budget and overhead; its batch, context and prompt are
+/// replaced. The replica runs on `c`'s GPU type (TP × PP of its GPUs; decode_step_time's
+/// placement rules).
+/// - T(B): decode_step_time at batch B and the mean decode context N + ⌈D ÷ 2⌉ (derived: a
+///   running sequence is, on average, halfway through its D output tokens, and the step is
+///   affine in the context, so the mean step is the step at the mean context).
+/// - Memory: max_batch_for_inference at the sizing context p90 prompt + p90 output (the means
+///   without p90s), keeping assumptions.memory_headroom free.
+/// - B: the largest batch ≤ that bound with T(B) ≤ slo.time_per_output_token, and in chunked
+///   mode also ⌈N ÷ C⌉ × (T(B) + X(B)) ≤ slo.time_to_first_token; found by bisection (T and X
+///   grow with B).
+/// - P: prefill_time of one mean prompt; X: detail::chunk_extra.
+/// - Rates: replica_at_rate's model (load.hpp): capacity 1 ÷ (P_eff + D × T(B) ÷ B) with
+///   P_eff = P (stall), N × X ÷ C (chunked; also ≤ C ÷ (N × (T(B) + X))), 0 (disaggregated:
+///   B ÷ (D × T(B))); sustainable_rate is the largest rate whose effective time per token meets
+///   the SLO, found by bisection.
+/// Not feasible (an answer, not an exception): nothing fits (does_not_fit); T(1) above the
+/// TPOT SLO (tpot_below_batch_one); P, or in chunked mode ⌈N ÷ C⌉ × (T(1) + X(1)), above the
+/// TTFT SLO (ttft_below_prefill). Queueing delays are not included (serving/queueing).
+/// Ranges: the model's (check()); the setup's as decode_step_time and prefill_time state, with
+/// N + p90/means below the model's limits as serving_setup states; the profile, SLO,
+/// assumptions as their types state; mode an enumerator. About 2 × log2(batch_limit) decode and
+/// memory evaluations and 66 of the closed-form load model.
+GPUCALC_DETAIL_HOT constexpr replica_capacity_estimate replica_capacity(
+    const checked_model& m, const checked_cluster& c, const serving_setup& setup,
+    const request_profile& profile, const serving_slo& slo, prefill_mode mode,
+    const replica_assumptions& assumptions = {}) {
+    constexpr const char* function = "replica_capacity";
+    detail::check_replica_inputs(profile, slo, mode, assumptions, function);
+    replica_capacity_estimate r{};
+    r.mode = mode;
+    const std::int64_t n_prompt = profile.prompt_mean;
+    const std::int64_t d_out = profile.output_mean;
+    r.decode_context = n_prompt + detail::ceil_div(d_out, 2);
+    r.memory_context = (profile.prompt_p90 > 0 ? profile.prompt_p90 : n_prompt) +
+                       (profile.output_p90 > 0 ? profile.output_p90 : d_out);
+
+    serving_setup dec = setup;
+    dec.context = r.decode_context;
+    dec.batch = 1;
+    const auto decode_at = [&](std::int64_t b) {
+        dec.batch = b;
+        return detail::decode_across(m, c, dec, assumptions.parallel, function);
+    };
+    const parallel_decode_estimate one = decode_at(1);  // checks the setup and the layout
+    r.gpus = setup.parallel.tensor * setup.parallel.pipeline;
+    r.time_per_token_batch_one = one.time_per_token;
+
+    serving_setup pre = setup;
+    pre.batch = 1;
+    pre.prompt = n_prompt;
+    const parallel_prefill_estimate p = detail::prefill_across(m, c, pre, assumptions.parallel,
+                                                               function);
+    r.prefill_time = p.time_to_first_token;
+    duration chunk_compute{}, chunk_comm{};
+    const double chunks = static_cast<double>(detail::ceil_div(n_prompt, assumptions.chunk_tokens));
+    if (mode == prefill_mode::chunked) {
+        chunk_compute = p.compute_time * (static_cast<double>(assumptions.chunk_tokens) /
+                                          static_cast<double>(n_prompt));
+        pre.prompt = assumptions.chunk_tokens;
+        chunk_comm = detail::prefill_across(m, c, pre, assumptions.parallel, function)
+                         .communication_time;
+    }
+    const auto ttft_chunked = [&](const parallel_decode_estimate& d) {
+        return chunks * (d.time_per_token + detail::chunk_extra(d, chunk_compute, chunk_comm));
+    };
+
+    serving_setup mem = setup;
+    mem.context = r.memory_context;
+    r.memory_batch = detail::largest_serving_count(function, m, mem, &serving_setup::batch,
+                                                   c.spec().node.gpu, assumptions.memory_headroom,
+                                                   assumptions.batch_limit);
+    const duration ttft_floor = mode == prefill_mode::chunked ? ttft_chunked(one) : r.prefill_time;
+    if (r.memory_batch == 0) {
+        r.verdict = replica_verdict::does_not_fit;
+    } else if (one.time_per_token > slo.time_per_output_token) {
+        r.verdict = replica_verdict::tpot_below_batch_one;
+    } else if (ttft_floor > slo.time_to_first_token) {
+        r.verdict = replica_verdict::ttft_below_prefill;
+    }
+    if (r.verdict != replica_verdict::feasible) {
+        r.time_per_token = one.time_per_token;
+        r.time_to_first_token = ttft_floor;
+        return r;
+    }
+    r.feasible = true;
+    // Bisection over [1, memory_batch]: batch 1 meets both SLOs (checked above).
+    r.batch = largest_that_fits(
+        function, r.memory_batch, [](std::int64_t) { return true; },
+        [&](std::int64_t b) {
+            const parallel_decode_estimate d = decode_at(b);
+            return d.time_per_token <= slo.time_per_output_token &&
+                   (mode != prefill_mode::chunked || ttft_chunked(d) <= slo.time_to_first_token);
+        });
+    const parallel_decode_estimate at_b = decode_at(r.batch);
+    r.time_per_token = at_b.time_per_token;
+
+    replica_step_model& s = r.step;
+    s.mode = mode;
+    s.slo = slo;
+    s.batch = r.batch;
+    s.prompt_tokens = n_prompt;
+    s.output_tokens = d_out;
+    s.chunk_tokens = assumptions.chunk_tokens;
+    s.prefill_time = r.prefill_time;
+    // The step as an affine function of the running batch, the chord from T(1) to T(B)
+    // (derived; the roofline step is a max of two affine terms, so the chord lies on or above
+    // it, and the load model's times are upper bounds between the two).
+    s.step_per_sequence = r.batch > 1 ? (at_b.time_per_token - one.time_per_token) /
+                                            static_cast<double>(r.batch - 1)
+                                      : duration{};
+    s.step_fixed = one.time_per_token - s.step_per_sequence;
+    if (s.step_fixed < duration{}) s.step_fixed = duration{};  // rounding only: T(B) <= B T(1)
+    if (mode == prefill_mode::chunked) {
+        s.chunk_step_extra = detail::chunk_extra(at_b, chunk_compute, chunk_comm);
+        r.chunk_step_extra = s.chunk_step_extra;
+    }
+    r.time_to_first_token =
+        mode == prefill_mode::chunked ? ttft_chunked(at_b) : r.prefill_time;
+    r.longest_token_gap = r.time_per_token + (mode == prefill_mode::stall     ? r.prefill_time
+                                              : mode == prefill_mode::chunked ? r.chunk_step_extra
+                                                                              : duration{});
+    const sequence_count b_seq = make<sequences>(static_cast<double>(r.batch));
+    r.decode_only_rate = b_seq / (static_cast<double>(d_out) * r.time_per_token);
+    r.capacity = detail::saturation_rate(s);
+    r.sustainable_rate = detail::slo_rate(s, r.capacity);
+    r.output_token_rate = r.sustainable_rate * make<tokens>(static_cast<double>(d_out)) /
+                          make<sequences>(1.0);
+    r.time_per_token_at_rate = detail::load_at(s, r.sustainable_rate).time_per_token;
+    if (mode == prefill_mode::disaggregated) {
+        r.prefill_replicas_per_decode_replica =
+            (r.sustainable_rate * r.prefill_time / make<sequences>(1.0)).value();
+    }
+    return r;
+}
+/// The same for a model and a cluster not yet checked: checks both first.
+constexpr replica_capacity_estimate replica_capacity(const transformer& m, const cluster& c,
+                                                  const serving_setup& setup,
+                                                  const request_profile& profile,
+                                                  const serving_slo& slo, prefill_mode mode,
+                                                  const replica_assumptions& assumptions = {}) {
+    constexpr const char* function = "replica_capacity";
+    return replica_capacity(check(m, function), detail::check_cluster(c, function), setup,
+                            profile, slo, mode, assumptions);
+}
+
+/// The replica's behaviour at `rate` requests/s (see replica_at_rate(replica_step_model)).
+/// A replica that is not feasible answers stable = false, slo_met = false.
+constexpr replica_load replica_at_rate(const replica_capacity_estimate& e, request_rate rate) {
+    constexpr const char* function = "replica_at_rate";
+    detail::require_non_negative(function, "rate", rate);
+    if (!e.feasible) {
+        replica_load l{};
+        l.mode = e.mode;
+        l.rate = rate;
+        return l;
+    }
+    return detail::load_at(e.step, rate);
+}
+
+}  // namespace gpucalc
