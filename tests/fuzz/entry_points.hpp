@@ -23,6 +23,7 @@ void register_scaling_step(registry& r);  // scaling: the training step time acr
 void register_scaling_search(registry& r);  // scaling: the smallest GPU count a job fits on
 void register_serving_queueing(registry& r);  // serving: Erlang B and C, waits, servers for a wait
 void register_serving_capacity(registry& r);  // serving: one replica's capacity, the load model
+void register_serving_replicas(registry& r);  // serving: replicas for a rate, their cost per token
 
 /// Adds `to_string` of enum E, drawn from its `count` enumerators or a hostile value, at a
 /// small share of the calls: every module's enums join the table this way.
@@ -49,6 +50,7 @@ inline registry all_entry_points() {
     register_scaling_search(r);
     register_serving_queueing(r);
     register_serving_capacity(r);
+    register_serving_replicas(r);
     return r;
 }
 

@@ -140,38 +140,13 @@ GPUCALC_DETAIL_INLINE constexpr duration chunk_extra(const parallel_decode_estim
 
 }  // namespace detail
 
-/// One replica's capacity under continuous batching (iteration-level scheduling, Yu et al. 2022
-/// "Orca" §4.2; paged KV cache, Kwon et al. 2023 "vLLM"), for `profile`'s requests at `slo`,
-/// with prefill in `mode`. `setup` gives the layout (parallel.tensor, parallel.pipeline), the
-/// formats, efficiency, paging, step budget and overhead; its batch, context and prompt are
-/// replaced. The replica runs on `c`'s GPU type (TP × PP of its GPUs; decode_step_time's
-/// placement rules).
-/// - T(B): decode_step_time at batch B and the mean decode context N + ⌈D ÷ 2⌉ (derived: a
-///   running sequence is, on average, halfway through its D output tokens, and the step is
-///   affine in the context, so the mean step is the step at the mean context).
-/// - Memory: max_batch_for_inference at the sizing context p90 prompt + p90 output (the means
-///   without p90s), keeping assumptions.memory_headroom free.
-/// - B: the largest batch ≤ that bound with T(B) ≤ slo.time_per_output_token, and in chunked
-///   mode also ⌈N ÷ C⌉ × (T(B) + X(B)) ≤ slo.time_to_first_token; found by bisection (T and X
-///   grow with B).
-/// - P: prefill_time of one mean prompt; X: detail::chunk_extra.
-/// - Rates: replica_at_rate's model (load.hpp): capacity 1 ÷ (P_eff + D × T(B) ÷ B) with
-///   P_eff = P (stall), N × X ÷ C (chunked; also ≤ C ÷ (N × (T(B) + X))), 0 (disaggregated:
-///   B ÷ (D × T(B))); sustainable_rate is the largest rate whose effective time per token meets
-///   the SLO, found by bisection.
-/// Not feasible (an answer, not an exception): nothing fits (does_not_fit); T(1) above the
-/// TPOT SLO (tpot_below_batch_one); P, or in chunked mode ⌈N ÷ C⌉ × (T(1) + X(1)), above the
-/// TTFT SLO (ttft_below_prefill). Queueing delays are not included (serving/queueing).
-/// Ranges: the model's (check()); the setup's as decode_step_time and prefill_time state, with
-/// N + p90/means below the model's limits as serving_setup states; the profile, SLO,
-/// assumptions as their types state; mode an enumerator. About 2 × log2(batch_limit) decode and
-/// memory evaluations and 66 of the closed-form load model.
-GPUCALC_DETAIL_HOT constexpr replica_capacity_estimate replica_capacity(
+namespace detail {
+/// replica_capacity, its errors naming `function` (replicas_for_rate calls it too).
+GPUCALC_DETAIL_HOT constexpr replica_capacity_estimate replica_capacity_as(
     const checked_model& m, const checked_cluster& c, const serving_setup& setup,
     const request_profile& profile, const serving_slo& slo, prefill_mode mode,
-    const replica_assumptions& assumptions = {}) {
-    constexpr const char* function = "replica_capacity";
-    detail::check_replica_inputs(profile, slo, mode, assumptions, function);
+    const replica_assumptions& assumptions, const char* function) {
+    check_replica_inputs(profile, slo, mode, assumptions, function);
     replica_capacity_estimate r{};
     r.mode = mode;
     const std::int64_t n_prompt = profile.prompt_mean;
@@ -277,6 +252,41 @@ GPUCALC_DETAIL_HOT constexpr replica_capacity_estimate replica_capacity(
             (r.sustainable_rate * r.prefill_time / make<sequences>(1.0)).value();
     }
     return r;
+}
+}  // namespace detail
+
+/// One replica's capacity under continuous batching (iteration-level scheduling, Yu et al. 2022
+/// "Orca" §4.2; paged KV cache, Kwon et al. 2023 "vLLM"), for `profile`'s requests at `slo`,
+/// with prefill in `mode`. `setup` gives the layout (parallel.tensor, parallel.pipeline), the
+/// formats, efficiency, paging, step budget and overhead; its batch, context and prompt are
+/// replaced. The replica runs on `c`'s GPU type (TP × PP of its GPUs; decode_step_time's
+/// placement rules).
+/// - T(B): decode_step_time at batch B and the mean decode context N + ⌈D ÷ 2⌉ (derived: a
+///   running sequence is, on average, halfway through its D output tokens, and the step is
+///   affine in the context, so the mean step is the step at the mean context).
+/// - Memory: max_batch_for_inference at the sizing context p90 prompt + p90 output (the means
+///   without p90s), keeping assumptions.memory_headroom free.
+/// - B: the largest batch ≤ that bound with T(B) ≤ slo.time_per_output_token, and in chunked
+///   mode also ⌈N ÷ C⌉ × (T(B) + X(B)) ≤ slo.time_to_first_token; found by bisection (T and X
+///   grow with B).
+/// - P: prefill_time of one mean prompt; X: detail::chunk_extra.
+/// - Rates: replica_at_rate's model (load.hpp): capacity 1 ÷ (P_eff + D × T(B) ÷ B) with
+///   P_eff = P (stall), N × X ÷ C (chunked; also ≤ C ÷ (N × (T(B) + X))), 0 (disaggregated:
+///   B ÷ (D × T(B))); sustainable_rate is the largest rate whose effective time per token meets
+///   the SLO, found by bisection.
+/// Not feasible (an answer, not an exception): nothing fits (does_not_fit); T(1) above the
+/// TPOT SLO (tpot_below_batch_one); P, or in chunked mode ⌈N ÷ C⌉ × (T(1) + X(1)), above the
+/// TTFT SLO (ttft_below_prefill). Queueing delays are not included (serving/queueing).
+/// Ranges: the model's (check()); the setup's as decode_step_time and prefill_time state, with
+/// N + p90/means below the model's limits as serving_setup states; the profile, SLO,
+/// assumptions as their types state; mode an enumerator. About 2 × log2(batch_limit) decode and
+/// memory evaluations and 66 of the closed-form load model.
+GPUCALC_DETAIL_HOT constexpr replica_capacity_estimate replica_capacity(
+    const checked_model& m, const checked_cluster& c, const serving_setup& setup,
+    const request_profile& profile, const serving_slo& slo, prefill_mode mode,
+    const replica_assumptions& assumptions = {}) {
+    return detail::replica_capacity_as(m, c, setup, profile, slo, mode, assumptions,
+                                       "replica_capacity");
 }
 /// The same for a model and a cluster not yet checked: checks both first.
 constexpr replica_capacity_estimate replica_capacity(const transformer& m, const cluster& c,

@@ -335,7 +335,8 @@ inline replicas_estimate replicas_for_rate(const checked_model& m, const checked
     detail::check_replicas_inputs(function, profile, route, rate, assumptions);
     detail::check_slo(slo, function);
     detail::require_enumerator(function, "mode", mode, 3, "prefill_mode");
-    return replicas_for_rate(replica_capacity(m, c, setup, profile, slo, mode, assumptions.replica),
+    return replicas_for_rate(detail::replica_capacity_as(m, c, setup, profile, slo, mode,
+                                                         assumptions.replica, function),
                              profile, route, rate, assumptions);
 }
 /// The same for a model and a cluster not yet checked: checks both first.
