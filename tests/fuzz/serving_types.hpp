@@ -5,6 +5,7 @@
 
 #include <gpucalc/serving.hpp>
 
+#include <cstdint>
 #include <string>
 
 #include "inputs.hpp"
@@ -83,8 +84,17 @@ inline gpucalc::request_profile request_profile(generator& g) {
     gpucalc::request_profile p{};
     p.prompt_mean = g.count(1024);
     p.output_mean = g.count(256);
-    p.prompt_p90 = g.coin(0.5) ? g.keep(0) : g.keep(2 * p.prompt_mean);
-    p.output_p90 = g.coin(0.5) ? g.keep(0) : g.keep(p.output_mean + g.count(64));
+    // The p90s derive from the means, which may be hostile: only in-range means are scaled,
+    // so the draw itself never overflows (the library's checks see the hostile means).
+    constexpr std::int64_t small = std::int64_t{1} << 40;
+    const auto in_range = [](std::int64_t v) { return v > 0 && v < small; };
+    const std::int64_t extra = g.count(64);
+    p.prompt_p90 = g.coin(0.5) ? g.keep(0)
+                               : g.keep(in_range(p.prompt_mean) ? 2 * p.prompt_mean : p.prompt_mean);
+    p.output_p90 = g.coin(0.5) ? g.keep(0)
+                               : g.keep(in_range(p.output_mean) && in_range(extra)
+                                            ? p.output_mean + extra
+                                            : p.output_mean);
     return p;
 }
 inline gpucalc::serving_slo serving_slo(generator& g) {
