@@ -97,11 +97,8 @@ struct replica_capacity_estimate {
 
 namespace detail {
 
-GPUCALC_DETAIL_INLINE constexpr void check_replica_inputs(const request_profile& p,
-                                                          const serving_slo& slo,
-                                                          prefill_mode mode,
-                                                          const replica_assumptions& a,
-                                                          const char* function) {
+/// A request profile's rules: the means counts, each p90 0 (the mean) or in [mean, 2^40].
+constexpr void check_request_profile(const request_profile& p, const char* function) {
     require_count(function, "profile.prompt_mean", p.prompt_mean);
     require_count(function, "profile.output_mean", p.output_mean);
     if (p.prompt_p90 != 0 && !(p.prompt_p90 >= p.prompt_mean && p.prompt_p90 <= largest_count)) {
@@ -114,6 +111,14 @@ GPUCALC_DETAIL_INLINE constexpr void check_replica_inputs(const request_profile&
                       "must be 0 (the mean) or in [profile.output_mean = ",
                       static_cast<double>(p.output_mean), ", 2^40]");
     }
+}
+
+GPUCALC_DETAIL_INLINE constexpr void check_replica_inputs(const request_profile& p,
+                                                          const serving_slo& slo,
+                                                          prefill_mode mode,
+                                                          const replica_assumptions& a,
+                                                          const char* function) {
+    check_request_profile(p, function);
     check_slo(slo, function);
     require_enumerator(function, "mode", mode, 3, "prefill_mode");
     require_count(function, "assumptions.chunk_tokens", a.chunk_tokens);

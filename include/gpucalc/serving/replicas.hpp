@@ -181,18 +181,7 @@ inline replicas_trial replicas_try(const replica_capacity_estimate& e, const req
 constexpr void check_replicas_inputs(const char* function, const request_profile& p,
                                      routing route, const request_rate& rate,
                                      const replicas_assumptions& a) {
-    require_count(function, "profile.prompt_mean", p.prompt_mean);
-    require_count(function, "profile.output_mean", p.output_mean);
-    if (p.prompt_p90 != 0 && !(p.prompt_p90 >= p.prompt_mean && p.prompt_p90 <= largest_count)) {
-        throw_invalid(function, "profile.prompt_p90", static_cast<double>(p.prompt_p90), "",
-                      "must be 0 (the mean) or in [profile.prompt_mean = ",
-                      static_cast<double>(p.prompt_mean), ", 2^40]");
-    }
-    if (p.output_p90 != 0 && !(p.output_p90 >= p.output_mean && p.output_p90 <= largest_count)) {
-        throw_invalid(function, "profile.output_p90", static_cast<double>(p.output_p90), "",
-                      "must be 0 (the mean) or in [profile.output_mean = ",
-                      static_cast<double>(p.output_mean), ", 2^40]");
-    }
+    check_request_profile(p, function);
     require_enumerator(function, "route", route, 2, "routing");
     require_positive(function, "rate", rate);
     if (!(a.ttft_percentile > 0.0 && a.ttft_percentile < 1.0)) {
