@@ -416,6 +416,34 @@ TEST_CASE("base load and burst beats both all-cloud and all-owned on a two-level
           approx((64.0 * 500.0 + 16.0 * 8260.0) * 1.0_h * 1.0_gpu * 2.99_usd_per_gpu_hour));
 }
 
+TEST_CASE("a reservation as an ownership: its price for every hour, used or not") {
+    // A day: 10 GPUs for 8 h, 4 for 12 h, none for 4 h (a step of 0 GPUs is an idle period).
+    const demand_step day[] = {{10.0_gpu, 8.0_h}, {4.0_gpu, 12.0_h}, {0.0_gpu, 4.0_h}};
+    reservation one_year{};
+    one_year.on_demand = 2.99_usd_per_gpu_hour;
+    one_year.discount = 0.4;  // $1.794/GPU·h for every hour of the year
+    const ownership reserved = reserved_capacity(one_year);
+    const hybrid_capacity h = base_load_and_burst(day, reserved, 2.99_usd_per_gpu_hour);
+    // By hand: reserving k GPUs costs 24 h × $1.794 each; the rest rents at $2.99.
+    //   k = 0: (80 + 48) × 2.99 = $382.72;  k = 4: 4 × 43.056 + 6 × 8 × 2.99 = $315.74;
+    //   k = 10: 10 × 43.056 = $430.56.
+    const double rate = 0.6 * 2.99;
+    CHECK(h.owned == 4.0_gpu);
+    CHECK(in<usd>(h.total) == approx(4.0 * 24.0 * rate + 6.0 * 8.0 * 2.99));
+    CHECK(in<usd>(h.all_cloud) == approx(128.0 * 2.99));
+    CHECK(in<usd>(h.all_owned) == approx(10.0 * 24.0 * rate));
+    // An upfront payment is spread over the term: per hour, reserved_price at full use.
+    one_year.upfront = 8760.0_usd;  // $1/h over the year
+    const ownership with_upfront = reserved_capacity(one_year);
+    const hybrid_capacity u = base_load_and_burst(day, with_upfront, 2.99_usd_per_gpu_hour);
+    CHECK(in<usd>(u.all_owned) ==
+          approx(10.0 * 24.0 * in<usd_per_gpu_hour>(reserved_price(one_year, 1.0))));
+    // The pointer form is the same function.
+    CHECK(base_load_and_burst(&day[0], 3, reserved, 2.99_usd_per_gpu_hour).total == h.total);
+    one_year.discount = 1.0;
+    CHECK_THROWS_AS(reserved_capacity(one_year), invalid_input);
+}
+
 TEST_CASE("energy, carbon and rack power") {
     // A DGX H100 at its 10.2 kW maximum for a day at PUE 1.25: 306 kWh.
     CHECK(in<kilowatt_hours>(job_energy(10.2_kW, 24.0_h, 1.25)) == approx(306.0));
@@ -458,8 +486,13 @@ TEST_CASE("bad input is invalid_input naming the field and the rule") {
     CHECK_THROWS_AS(job_energy(1.0_kW, 1.0_h, 0.5), invalid_input);
     const demand_step unsorted[] = {{16.0_gpu, 100.0_h}, {64.0_gpu, 10.0_h}};
     CHECK_THROWS_AS(base_load_and_burst(unsorted, dgx_h100(), 2.0_usd_per_gpu_hour), invalid_input);
-    const demand_step empty_step[] = {{0.0_gpu, 100.0_h}};
-    CHECK_THROWS_AS(base_load_and_burst(empty_step, dgx_h100(), 2.0_usd_per_gpu_hour), invalid_input);
+    const demand_step negative_step[] = {{-1.0_gpu, 100.0_h}};
+    CHECK_THROWS_AS(base_load_and_burst(negative_step, dgx_h100(), 2.0_usd_per_gpu_hour),
+                    invalid_input);
+    const demand_step no_time[] = {{8.0_gpu, 0.0_h}};
+    CHECK_THROWS_AS(base_load_and_burst(no_time, dgx_h100(), 2.0_usd_per_gpu_hour), invalid_input);
+    CHECK_THROWS_AS(base_load_and_burst(nullptr, 0, dgx_h100(), 2.0_usd_per_gpu_hour),
+                    invalid_input);
     spot_job j{};
     j.work = 10.0_h;
     j.gpus = 1.0_gpu;
