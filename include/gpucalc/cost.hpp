@@ -7,4 +7,5 @@
 #include "cost/prices.hpp"
 #include "cost/run.hpp"
 #include "cost/spot.hpp"
+#include "cost/base_load.hpp"
 #include "cost/tco.hpp"

@@ -3,7 +3,7 @@
 // gpucalc's overload for the mistake says so in a sentence (both compilers print it).
 // Must not compile; under GPUCALC_TWIN the corrected line must (see tests/CMakeLists.txt).
 // expect: gpucalc::base_load_and_burst: the cloud price is per instance-hour \(\$/h\), not per GPU-hour; divide it by the instance's GPUs with per_gpu\(price, gpus\) for a \$/GPU-h price
-#include <gpucalc/cost/tco.hpp>
+#include <gpucalc/cost/base_load.hpp>
 #include <gpucalc/literals.hpp>
 
 using namespace gpucalc::literals;

@@ -261,5 +261,35 @@ inline constexpr link_spec ethernet_400g_roce = [] {
                      nic_collective_efficiency, nccl_base_latency};
 }();
 
+/// Where a new serving replica reads its weights from (serving/cold_start.hpp): a bandwidth, and
+/// whether each GPU has its own path at it (host memory over each GPU's PCIe link) or the
+/// replica's GPUs share one (a drive, a volume, a NIC). Sequential reads of large files.
+namespace load_paths {
+
+/// Host memory to one GPU over PCIe Gen4 x16: 25 GB/s, measured host-to-device copies on an
+/// A100 SXM4 at 0.5–1 GiB buffers (nvbandwidth host_to_device_memcpy_sm, NVIDIA/nvbandwidth
+/// issue 42, July 2025); the link's line rate is 16 GT/s × 16 × 128/130 ÷ 8 = 31.5 GB/s each
+/// way (PCI Express Base Specification 4.0). Uncertain: 16.5–25 GB/s by buffer size.
+inline constexpr load_path host_memory_pcie_gen4{make<gigabytes_per_second>(25.0), true};
+/// Host memory to one GPU over PCIe Gen5 x16: 50 GB/s. Uncertain: measured copies on H100 span
+/// 35 GB/s (SM copies) to 55.6 GB/s (copy engine) (NVIDIA/nvbandwidth issue 24, September
+/// 2024); the line rate is 63.0 GB/s each way (PCI Express Base Specification 5.0).
+inline constexpr load_path host_memory_pcie_gen5{make<gigabytes_per_second>(50.0), true};
+/// One data-center NVMe drive on PCIe 4.0 x4: 6.5 GB/s sequential read (Samsung PM9A3 U.2,
+/// Samsung's launch announcement, May 2020), shared by the replica's GPUs.
+inline constexpr load_path nvme_pcie_gen4{make<gigabytes_per_second>(6.5), false};
+/// One data-center NVMe drive on PCIe 5.0 x4: 13 GB/s sequential read (Samsung PM1743,
+/// Samsung's announcement, December 2021), shared by the replica's GPUs.
+inline constexpr load_path nvme_pcie_gen5{make<gigabytes_per_second>(13.0), false};
+/// Network block storage: one Amazon EBS io2 Block Express volume, 4,000 MiB/s (AWS, "Amazon
+/// EBS volume types", the volume's maximum throughput), shared by the replica's GPUs.
+inline constexpr load_path ebs_io2_block_express{make<mebibytes_per_second>(4000.0), false};
+/// A 100 Gb/s NIC to network or object storage at line rate: 12.5 GB/s (IEEE 802.3ba), shared
+/// by the replica's GPUs. An upper bound: a single stream to object storage gets far less (EC2
+/// limits one flow to 5–10 Gb/s; EC2 User Guide, "Amazon EC2 instance network bandwidth").
+inline constexpr load_path nic_100g{make<gigabits_per_second>(100.0), false};
+
+}  // namespace load_paths
+
 }  // namespace catalog
 }  // namespace gpucalc

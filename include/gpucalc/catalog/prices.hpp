@@ -46,6 +46,12 @@ inline constexpr power dgx_h100_power = make<kilowatts>(10.2);
 inline constexpr energy_price colocation_2024 =
     make<usd>(184.06) / (make<kilowatts>(1.0) * make<months>(1.0));
 
+/// Serverless H100 (80 GB), billed by the second while a worker runs, its start included:
+/// RunPod Serverless "flex" workers, $0.00116/s = $4.176/GPU·h (docs.runpod.io/serverless/pricing,
+/// as read in November 2026; its "active", always-on workers are $0.00093/s). Uncertain: Modal's
+/// H100 was $0.001097/s in 2026.
+inline constexpr gpu_price runpod_h100_serverless_2026 = make<usd_per_gpu_second>(0.00116);
+
 /// US average industrial electricity price, 2023: 8.06 ¢/kWh (EIA, Electric Power Monthly:
 /// average price to ultimate customers, industrial sector, 2023 annual; uncertain by state:
 /// 5–20 ¢).

@@ -1,5 +1,6 @@
 // cost/tco.hpp: what owning GPUs costs per GPU-hour, and when owning beats renting: TCO,
-// the breakeven utilization, months to breakeven, cumulative costs, base-load and burst
+// the breakeven utilization, months to breakeven, cumulative costs (base-load and burst is
+// cost/base_load.hpp)
 #pragma once
 
 #include <cmath>
@@ -298,121 +299,6 @@ inline cumulative_cost cumulative_costs(const ownership& o, gpu_price cloud, dou
     return r;
 }
 
-/// One step of a load-duration curve: `gpus` GPUs in demand for `hours` of the period.
-struct demand_step {
-    gpu_count gpus{};
-    duration time{};
-};
-
-namespace detail {
-[[noreturn]] GPUCALC_DETAIL_COLD inline void throw_unsorted_steps(const char* function,
-                                                                  gpu_count gpus,
-                                                                  gpu_count before,
-                                                                  std::size_t i) {
-    throw_invalid_name(function, indexed_field("steps", i, "gpus").c_str(), value_text(gpus),
-                       "must not exceed ", indexed_field("steps", i - 1, "gpus") + " = " +
-                           value_text(before),
-                       ": the profile must be sorted by decreasing demand");
-}
-}  // namespace detail
-
-/// The owned capacity that minimizes owned + cloud-burst cost over a demand profile, and what
-/// all-cloud and all-owned would cost. Owned capacity costs its capital and operations for the
-/// whole period whatever the load, plus power for the hours it works; demand above it rents.
-struct hybrid_capacity {
-    gpu_count owned{};
-    money total{};
-    money all_cloud{};
-    money all_owned{};
-    money saving_vs_cloud{};   ///< all_cloud − total
-    money saving_vs_owned{};   ///< all_owned − total
-};
-
-/// `steps` must be sorted by decreasing GPU count (a load-duration curve). `server` describes
-/// owning one server of `server.gpus` GPUs; capacity is owned GPU by GPU at its per-GPU cost
-/// (whole servers are not enforced). Reserved cloud capacity is an ownership too (see
-/// reservation). Ranges: cloud in [1e-30, $1e9/GPU·h] in base units; `count` in [1, 2^40] and
-/// `steps` non-null; each step's gpus 0 or positive and time positive, in their ranges (a step
-/// of 0 GPUs is an hour nothing runs); the ownership as owning_cost. An error names the step by
-/// its index ("steps[1].gpus").
-inline hybrid_capacity base_load_and_burst(const demand_step* steps, std::size_t count,
-                                           const ownership& server, gpu_price cloud) {
-    constexpr const char* function = "base_load_and_burst";
-    if (steps == nullptr || count == 0) {
-        detail::throw_invalid(function, "count", static_cast<double>(count), "",
-                              "must be at least 1, with steps non-null: a profile needs a step");
-    }
-    detail::require_count(function, "count", static_cast<long long>(count));
-    detail::require_positive(function, "cloud", cloud);
-    for (std::size_t i = 0; i < count; ++i) {
-        detail::require_non_negative_at(function, "steps", i, "gpus", steps[i].gpus);
-        detail::require_positive_at(function, "steps", i, "time", steps[i].time);
-        if (i > 0 && steps[i].gpus > steps[i - 1].gpus) {
-            detail::throw_unsorted_steps(function, steps[i].gpus, steps[i - 1].gpus, i);
-        }
-    }
-    const ownership_cost busy = detail::owning_cost(server, 1.0, function);
-    const double per_gpu = 1.0 / in<gpus>(server.gpus);
-    duration period{};
-    for (std::size_t i = 0; i < count; ++i) period += steps[i].time;
-    const money fixed_per_gpu = per_gpu * (busy.capital + busy.operations + busy.idle_power) * period;
-    const cost_rate active_per_gpu = per_gpu * busy.active_power;
-
-    auto total_for = [&](gpu_count owned) {
-        money total = in<gpus>(owned) * fixed_per_gpu;
-        for (std::size_t i = 0; i < count; ++i) {
-            const gpu_count d = steps[i].gpus;
-            const gpu_count from_owned = d < owned ? d : owned;
-            total += in<gpus>(from_owned) * active_per_gpu * steps[i].time;
-            if (d > owned) total += (d - owned) * steps[i].time * cloud;
-        }
-        return total;
-    };
-    hybrid_capacity best{};
-    best.all_cloud = total_for(gpu_count{});
-    best.all_owned = total_for(steps[0].gpus);
-    best.owned = gpu_count{};
-    best.total = best.all_cloud;
-    // The optimum sits at one of the profile's levels (the cost is piecewise linear in the
-    // owned capacity, with breaks only there).
-    for (std::size_t i = 0; i < count; ++i) {
-        const money t = total_for(steps[i].gpus);
-        if (t < best.total) {
-            best.total = t;
-            best.owned = steps[i].gpus;
-        }
-    }
-    best.saving_vs_cloud = best.all_cloud - best.total;
-    best.saving_vs_owned = best.all_owned - best.total;
-    return best;
-}
-
-/// The same for an array of steps.
-template <std::size_t N>
-inline hybrid_capacity base_load_and_burst(const demand_step (&steps)[N], const ownership& server,
-                                           gpu_price cloud) {
-    static_assert(N > 0, "gpucalc::base_load_and_burst needs at least one demand step");
-    return base_load_and_burst(&steps[0], N, server, cloud);
-}
-
-/// Reserved (committed-use) cloud capacity as the ownership of one GPU, for base_load_and_burst:
-/// the upfront payment as capital spread over the term, and the discounted hourly rate as a
-/// fixed cost for every hour of the term, used or not; no power (the provider's rate includes
-/// it). Per hour it costs what reserved_price(r, 1) says. Ranges: as reserved_price's.
-inline ownership reserved_capacity(const reservation& r) {
-    constexpr const char* function = "reserved_capacity";
-    detail::require_positive(function, "term", r.term);
-    detail::require_non_negative(function, "upfront", r.upfront);
-    detail::require_non_negative(function, "on_demand", r.on_demand);
-    detail::require_discount(function, "discount", r.discount);
-    ownership o{};
-    o.gpus = make<gpus>(1.0);
-    o.capex = r.upfront;
-    o.service_life = r.term;
-    o.space = (1.0 - r.discount) * r.on_demand * make<gpus>(1.0);  // fixed per hour, as space is
-    return o;
-}
-
 // A $/h instance price where these take the cloud's $/GPU·h price: a sentence instead of "no
 // matching function" (see prices.hpp).
 template <class Price, detail::if_instance_price<Price> misuse = 0>
@@ -433,11 +319,5 @@ inline cumulative_cost cumulative_costs(const ownership&, const Price&, double, 
     return cumulative_cost{};
 }
 
-template <std::size_t N, class Price, detail::if_instance_price<Price> misuse = 0>
-inline hybrid_capacity base_load_and_burst(const demand_step (&)[N], const ownership&,
-                                           const Price&) {
-    GPUCALC_DETAIL_REJECT_INSTANCE_PRICE("base_load_and_burst", "cloud price");
-    return hybrid_capacity{};
-}
 
 }  // namespace gpucalc

@@ -51,6 +51,16 @@ constexpr bool operator==(const link_spec& a, const link_spec& b) {
 }
 constexpr bool operator!=(const link_spec& a, const link_spec& b) { return !(a == b); }
 
+/// The path a new serving replica reads its weights over (serving/cold_start.hpp's
+/// cold_start): the bandwidth of sequential reads, and whether each of the replica's GPUs has
+/// its own path at that bandwidth (host memory over each GPU's PCIe link) or the GPUs share one
+/// (a drive, a network volume, a NIC). Ranges (checked where used): read in
+/// [1e-30 B/s, 1e30 B/s].
+struct load_path {
+    bandwidth read{};
+    bool per_gpu = false;
+};
+
 namespace detail {
 
 /// Where a field sits in what the caller wrote: the function called and the member path to the

@@ -174,6 +174,7 @@ struct megabytes_per_second : scaled_unit<bandwidth, 1000000LL> {};
 struct gigabytes_per_second : scaled_unit<bandwidth, 1000000000LL> {};
 struct terabytes_per_second : scaled_unit<bandwidth, 1000000000000LL> {};
 struct gibibytes_per_second : scaled_unit<bandwidth, 1LL << 30> {};
+struct mebibytes_per_second : scaled_unit<bandwidth, 1LL << 20> {};
 struct megabits_per_second : scaled_unit<bandwidth, 1000000LL, 8> {};
 struct gigabits_per_second : scaled_unit<bandwidth, 1000000000LL, 8> {};
 struct terabits_per_second : scaled_unit<bandwidth, 1000000000000LL, 8> {};
