@@ -108,7 +108,7 @@ inline hybrid_capacity base_load_and_burst(const demand_step* steps, std::size_t
     constexpr const char* function = "base_load_and_burst";
     if (steps == nullptr || count == 0) {
         detail::throw_invalid(function, "count", static_cast<double>(count), "",
-                              " must be at least 1, with steps non-null: a profile needs a step");
+                              "must be at least 1, with steps non-null: a profile needs a step");
     }
     for (std::size_t i = 1; i < count; ++i) {
         if (steps[i].gpus > steps[i - 1].gpus) {

@@ -125,8 +125,8 @@ inline ramp_estimate warm_replicas_for_ramp(const replica_capacity_estimate& rep
     out.rate_ahead = rate + ramp.rise * (out.lead_time / ramp.over);
     if (out.rate_ahead > make<requests_per_second>(detail::input_range<request_rate>::largest)) {
         detail::throw_invalid(function, "ramp.rise", in<requests_per_second>(ramp.rise),
-                              " requests/s",
-                              ": rate + the rise over the lead time must stay within 1e15 "
+                              "requests/s",
+                              "must keep rate + the rise over the lead time within 1e15 "
                               "requests/s");
     }
     const replicas_estimate now =

@@ -143,13 +143,13 @@ inline demand_plan plan_demand_core(const replica_capacity_estimate& replica,
                                     std::size_t out_size) {
     constexpr const char* function = "plan_demand";
     if (curve == nullptr || n == 0) {
-        throw_invalid(function, "curve", 0.0, " periods",
-                      " must hold at least one period: an empty demand curve has no answer");
+        throw_invalid(function, "curve", 0.0, "periods",
+                      "must hold at least one period: an empty demand curve has no answer");
     }
     require_count(function, "curve's size", static_cast<long long>(n));
     if (out != nullptr && out_size < n) {
         throw_invalid(function, "per_period's size", static_cast<double>(out_size), "",
-                      " must be at least the curve's size, ", static_cast<double>(n));
+                      "must be at least the curve's size, ", static_cast<double>(n), "");
     }
     for (std::size_t i = 0; i < n; ++i) {
         require_non_negative_at(function, "curve", i, "rate", curve[i].rate);
@@ -161,7 +161,7 @@ inline demand_plan plan_demand_core(const replica_capacity_estimate& replica,
     require_enumerator(function, "prices.market", prices.market, 2, "capacity_market");
     if (!(a.min_replicas >= 0 && a.min_replicas <= largest_count)) {
         throw_invalid(function, "assumptions.min_replicas", static_cast<double>(a.min_replicas),
-                      "", " must be in [0, 2^40]");
+                      "", "must be in [0, 2^40]");
     }
     check_replicas_inputs(function, profile, route, make<requests_per_second>(1.0), a.replicas);
 
@@ -179,14 +179,17 @@ inline demand_plan plan_demand_core(const replica_capacity_estimate& replica,
         plan.verdict = demand_verdict::spot_unsuitable;
         return plan;
     }
+    if (!replica.feasible) return plan;  // replica_infeasible, failed_period 0
     // R for step i: the fewest replicas at its rate, 0 at rate 0.
     std::size_t failed = 0;
     demand_verdict why = demand_verdict::found;
-    const auto replicas_at = [&](std::size_t i) -> std::int64_t {
+    // The first failing step in the curve's order is the one reported (the last step, read
+    // first as the one before the first, is reported when the loop reaches it).
+    const auto replicas_at = [&](std::size_t i, bool record) -> std::int64_t {
         if (!(curve[i].rate.value() > 0.0)) return 0;
         const replicas_estimate e = replicas_for_rate(replica, profile, route, curve[i].rate,
                                                       a.replicas);
-        if (!e.found && why == demand_verdict::found) {
+        if (!e.found && record && why == demand_verdict::found) {
             failed = i;
             why = e.verdict == replicas_verdict::above_largest ? demand_verdict::above_largest
                                                                : demand_verdict::replica_infeasible;
@@ -195,14 +198,14 @@ inline demand_plan plan_demand_core(const replica_capacity_estimate& replica,
     };
     const auto at_least_min = [&](std::int64_t r) { return r > a.min_replicas ? r : a.min_replicas; };
     // The step before the first: the last (a repeating cycle), or nothing running.
-    std::int64_t previous = a.curve_repeats ? replicas_at(n - 1) : 0;
+    std::int64_t previous = a.curve_repeats ? replicas_at(n - 1, false) : 0;
     std::int64_t previous_auto = a.curve_repeats ? at_least_min(previous) : 0;
     const double g = static_cast<double>(replica.gpus);
     double serving_auto = 0.0;   // replica-seconds
     double serving_sless = 0.0;
     std::int64_t peak = 0;
     for (std::size_t i = 0; i < n; ++i) {
-        const std::int64_t r = replicas_at(i);
+        const std::int64_t r = replicas_at(i, true);
         if (why != demand_verdict::found) break;
         const std::int64_t s = at_least_min(r);
         const double t = in<seconds>(curve[i].time);
@@ -296,8 +299,8 @@ inline hybrid_capacity reserved_base_load(const PerPeriod& per_period,
     const period_replicas* p = std::data(per_period);
     const std::size_t n = std::size(per_period);
     if (p == nullptr || n == 0) {
-        detail::throw_invalid(function, "per_period", 0.0, " periods",
-                              " must hold at least one period: an empty plan has no base load");
+        detail::throw_invalid(function, "per_period", 0.0, "periods",
+                              "must hold at least one period: an empty plan has no base load");
     }
     detail::require_count(function, "gpus_per_replica", gpus_per_replica);
     for (std::size_t i = 0; i < n; ++i) {
