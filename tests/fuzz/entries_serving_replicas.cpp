@@ -9,22 +9,11 @@
 namespace fuzz {
 
 template <>
-struct enum_traits<gpucalc::routing> {
-    static constexpr const char* name = "gpucalc::routing";
-    static constexpr int count = 2;
-};
-template <>
 struct enum_traits<gpucalc::replicas_verdict> {
     static constexpr const char* name = "gpucalc::replicas_verdict";
     static constexpr int count = 3;
 };
 #define FUZZ_FIELD(m) f(#m, a.m, b.m)
-template <class F>
-void fields(const gpucalc::replicas_assumptions& a, const gpucalc::replicas_assumptions& b,
-            F&& f) {
-    FUZZ_FIELD(ttft_percentile); FUZZ_FIELD(default_service_scv); FUZZ_FIELD(largest_replicas);
-    FUZZ_FIELD(replica);
-}
 // The nested load and queue member by member (their fields() live in other entries files).
 template <class F>
 void fields(const gpucalc::replicas_estimate& a, const gpucalc::replicas_estimate& b, F&& f) {
@@ -47,21 +36,7 @@ void fields(const gpucalc::replicas_estimate& a, const gpucalc::replicas_estimat
 #undef FUZZ_FIELD
 template <>
 inline const char* type_name<gpucalc::replicas_estimate>() { return "gpucalc::replicas_estimate"; }
-template <>
-inline const char* type_name<gpucalc::replicas_assumptions>() {
-    return "gpucalc::replicas_assumptions";
-}
 
-namespace draw {
-inline gpucalc::replicas_assumptions replicas_assumptions(generator& g) {
-    gpucalc::replicas_assumptions a{};
-    a.ttft_percentile = g.unit_interval(0.99);
-    a.default_service_scv = g.coin(0.8) ? a.default_service_scv : g.real(1.0);
-    a.largest_replicas = g.coin(0.8) ? g.keep(a.largest_replicas) : g.count(64);
-    a.replica = replica_assumptions(g);
-    return a;
-}
-}  // namespace draw
 
 inline void inspect(inspector& i, const gpucalc::replicas_estimate& r) {
     using gpucalc::replicas_verdict;
@@ -135,19 +110,10 @@ void register_serving_replicas(registry& r) {
            request_rate rate, const replicas_assumptions& a) {
             return replicas_for_rate(m, c, s, p, slo, mode, route, rate, a);
         });
-    // The estimate is made while drawing, as entries_serving_capacity.cpp's replica_at_rate does:
-    // an input replica_capacity rejects leaves the empty (not feasible) estimate.
+    // The estimate is made while drawing (draw::replica_estimate).
     const auto from_estimate = [](generator& g) {
-        const transformer m = draw::model(g);
         const request_profile p = draw::request_profile(g);
-        replica_capacity_estimate e{};
-        try {
-            e = replica_capacity(m, draw::cluster(g), draw::serving(g, m), p, draw::serving_slo(g),
-                                 g.any_enum<prefill_mode>(3, "mode"),
-                                 draw::replica_assumptions(g));
-        } catch (const invalid_input&) {
-        }
-        g.hostile_enum_fields.clear();
+        const replica_capacity_estimate e = draw::replica_estimate(g, p);
         return std::tuple{e, p, g.any_enum<routing>(2, "route"), g.q<request_rate>(20.0),
                           draw::replicas_assumptions(g)};
     };

@@ -24,6 +24,7 @@ void register_scaling_search(registry& r);  // scaling: the smallest GPU count a
 void register_serving_queueing(registry& r);  // serving: Erlang B and C, waits, servers for a wait
 void register_serving_capacity(registry& r);  // serving: one replica's capacity, the load model
 void register_serving_replicas(registry& r);  // serving: replicas for a rate, their cost per token
+void register_serving_demand(registry& r);  // serving: cold starts, ramps, a day's demand, batch
 
 /// Adds `to_string` of enum E, drawn from its `count` enumerators or a hostile value, at a
 /// small share of the calls: every module's enums join the table this way.
@@ -51,6 +52,7 @@ inline registry all_entry_points() {
     register_serving_queueing(r);
     register_serving_capacity(r);
     register_serving_replicas(r);
+    register_serving_demand(r);
     return r;
 }
 

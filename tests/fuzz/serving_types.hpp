@@ -25,6 +25,11 @@ struct enum_traits<gpucalc::replica_verdict> {
     static constexpr const char* name = "gpucalc::replica_verdict";
     static constexpr int count = 4;
 };
+template <>
+struct enum_traits<gpucalc::routing> {
+    static constexpr const char* name = "gpucalc::routing";
+    static constexpr int count = 2;
+};
 #define FUZZ_FIELD(m) f(#m, a.m, b.m)
 template <class F>
 void fields(const gpucalc::request_profile& a, const gpucalc::request_profile& b, F&& f) {
@@ -60,6 +65,12 @@ void fields(const gpucalc::replica_capacity_estimate& a, const gpucalc::replica_
     FUZZ_FIELD(time_per_token_at_rate); FUZZ_FIELD(prefill_replicas_per_decode_replica);
     FUZZ_FIELD(step);
 }
+template <class F>
+void fields(const gpucalc::replicas_assumptions& a, const gpucalc::replicas_assumptions& b,
+            F&& f) {
+    FUZZ_FIELD(ttft_percentile); FUZZ_FIELD(default_service_scv); FUZZ_FIELD(largest_replicas);
+    FUZZ_FIELD(replica);
+}
 #undef FUZZ_FIELD
 template <>
 inline const char* type_name<gpucalc::replica_capacity_estimate>() {
@@ -76,6 +87,10 @@ inline const char* type_name<gpucalc::replica_assumptions>() {
 template <>
 inline const char* type_name<gpucalc::replica_step_model>() {
     return "gpucalc::replica_step_model";
+}
+template <>
+inline const char* type_name<gpucalc::replicas_assumptions>() {
+    return "gpucalc::replicas_assumptions";
 }
 
 // --- drawing ----------------------------------------------------------------------------------
@@ -121,6 +136,30 @@ inline gpucalc::replica_step_model replica_step_model(generator& g) {
     s.prefill_time = g.q_or_zero<gpucalc::duration>(0.05);
     s.chunk_step_extra = g.q_or_zero<gpucalc::duration>(0.002);
     return s;
+}
+/// A replica_capacity estimate for `profile`, made while drawing: an input replica_capacity
+/// rejects leaves the empty (not feasible) estimate, which the functions taking an estimate
+/// must still take; the hostile enums drawn for it are not the caller's, so they are cleared.
+inline gpucalc::replica_capacity_estimate replica_estimate(generator& g,
+                                                           const gpucalc::request_profile& profile) {
+    const gpucalc::transformer m = model(g);
+    gpucalc::replica_capacity_estimate e{};
+    try {
+        e = gpucalc::replica_capacity(m, cluster(g), serving(g, m), profile, serving_slo(g),
+                                      g.any_enum<gpucalc::prefill_mode>(3, "mode"),
+                                      replica_assumptions(g));
+    } catch (const gpucalc::invalid_input&) {
+    }
+    g.hostile_enum_fields.clear();
+    return e;
+}
+inline gpucalc::replicas_assumptions replicas_assumptions(generator& g) {
+    gpucalc::replicas_assumptions a{};
+    a.ttft_percentile = g.unit_interval(0.99);
+    a.default_service_scv = g.coin(0.8) ? a.default_service_scv : g.real(1.0);
+    a.largest_replicas = g.coin(0.8) ? g.keep(a.largest_replicas) : g.count(64);
+    a.replica = replica_assumptions(g);
+    return a;
 }
 }  // namespace draw
 

@@ -63,7 +63,7 @@ constexpr cold_start_estimate cold_start(data_size weights_per_gpu, std::int64_t
 constexpr cold_start_estimate cold_start(const checked_model& m, const serving_setup& setup,
                                          const load_path& path,
                                          duration engine_start = default_engine_start) {
-    const inference_memory per_gpu = inference_memory_per_gpu(m, setup);
+    const inference_memory per_gpu = detail::inference_memory_of(m, setup, "cold_start");
     return cold_start(per_gpu.weights, setup.parallel.tensor * setup.parallel.pipeline, path,
                       engine_start);
 }
@@ -113,7 +113,7 @@ inline ramp_estimate warm_replicas_for_ramp(const replica_capacity_estimate& rep
                                             duration cold_start,
                                             const ramp_assumptions& assumptions = {}) {
     constexpr const char* function = "warm_replicas_for_ramp";
-    detail::require_positive(function, "rate", rate);
+    detail::check_replicas_inputs(function, profile, route, rate, assumptions.replicas);
     detail::require_non_negative(function, "ramp.rise", ramp.rise);
     detail::require_positive(function, "ramp.over", ramp.over);
     detail::require_non_negative(function, "cold_start", cold_start);
