@@ -363,7 +363,8 @@ void check_counts(prefill_mode mode, const int (&measured)[2][4]) {
     REQUIRE(et.feasible);
     REQUIRE(e.batch == et.batch);  // the same replica: one simulation serves both SLOs
     const double rate = 2.5 * in<requests_per_second>(e.sustainable_rate);
-    const int first = static_cast<int>(std::ceil(rate / (1.05 * in<requests_per_second>(e.capacity))));
+    const double cap = in<requests_per_second>(e.capacity);
+    const int first = static_cast<int>(std::ceil(rate / (1.05 * cap)));
     const auto analytic = [&](const replica_capacity_estimate& x, routing route) {
         const replicas_estimate r =
             replicas_for_rate(x, sim_lengths, route, make<requests_per_second>(rate));
