@@ -91,7 +91,9 @@ struct replicas_estimate {
     double service_scv = 1.0;        ///< C_s² of a slot's holding time (see replicas_for_rate)
     duration slot_time{};            ///< the mean time a request holds a batch slot
     queue_wait_estimate slot_queue{};  ///< the wait for a slot (per replica or pooled)
-    duration prefill_wait{};         ///< stall: the wait behind the replica's other prefills
+    /// stall and chunked: the wait behind the replica's other prefills (chunked: for the chunk
+    /// budget)
+    duration prefill_wait{};
     duration time_to_first_token{};  ///< the TTFT percentile: waits + prefill
     duration time_per_token{};       ///< the effective time per output token at λ ÷ R
     /// The largest rate at which R replicas meet both SLOs (bisection on λ): above it the next
@@ -171,6 +173,23 @@ inline replicas_trial replicas_try(const replica_capacity_estimate& e, const req
         if (!q.stable) return t;
         t.prefill_wait = duration::from_value(q.percentile_wait.value() + e.time_per_token.value());
         first_token += t.prefill_wait.value();
+    } else if (s.mode == prefill_mode::chunked) {
+        // Behind the replica's other prompts (derived, as for stall): the chunk budget is one
+        // server that admits C prompt tokens per step, so a prompt of N tokens holds it for
+        // N ÷ C steps, each T(n) + X long while the budget is in use (n: the load model's
+        // running batch). Fed λ ÷ R, its utilization λ N (T(n) + X) ÷ (R C) reaches 1 exactly at
+        // the load model's chunk-fed capacity C ÷ (N (T(m) + X)), m = C D ÷ N. Plus one step,
+        // the longest a new prompt waits for the running step to end.
+        const double chunk_step = s.step_fixed.value() +
+                                  s.step_per_sequence.value() * t.load.running_batch +
+                                  s.chunk_step_extra.value();
+        const double budget_hold = static_cast<double>(s.prompt_tokens) /
+                                   static_cast<double>(s.chunk_tokens) * chunk_step;
+        const queue_wait_estimate q =
+            queue_wait_checked(per_replica, budget_hold, 1, c2_prompt, a.ttft_percentile);
+        if (!q.stable) return t;
+        t.prefill_wait = duration::from_value(q.percentile_wait.value() + e.time_per_token.value());
+        first_token += t.prefill_wait.value();
     }
     // The percentiles are added: at least the sum's percentile (conservative).
     t.ttft = duration::from_value(t.slot_queue.percentile_wait.value() + first_token);
@@ -210,7 +229,8 @@ constexpr void check_replicas_inputs(const char* function, const request_profile
 ///   (JSQ as a central queue; see routing).
 /// - TTFT = the slot wait's percentile + the replica's TTFT floor (P, or the chunks' steps);
 ///   stall adds the percentile wait behind the replica's other prefills (one M/G/1 server fed
-///   λ ÷ R, service P) and one decode step. Percentiles are summed (conservative).
+///   λ ÷ R, service P) and one decode step; chunked the same for the chunk budget (one M/G/1
+///   server fed λ ÷ R, service N ÷ C steps of T(n) + X). Percentiles are summed (conservative).
 /// - disaggregated: prefill_servers from servers_for_wait (λ, service P, the prompts' C²,
 ///   percentile wait ≤ TTFT SLO − P). The prefill pool's wait and the decode-slot wait are each
 ///   kept within the TTFT budget, not their sum (the first token comes from the prefill; the
