@@ -106,9 +106,8 @@ int main() {
                     static_cast<long long>(e.warm_replicas));
     }
 
-    // Reserve the base load for a year at a 37 % discount (an assumption: the 1-year
-    // resource-based committed-use discount quoted for Compute Engine), burst the rest at the
-    // on-demand price.
+    // Reserve the base load for a year at a 37 % discount (illustrative, not a quoted price:
+    // commitments are negotiated per provider and GPU), burst the rest at the on-demand price.
     const reservation year{.term = make<years>(1.0), .on_demand = prices.instance,
                            .discount = 0.37};
     const hybrid_capacity hybrid = reserved_base_load(per_hour, plan.gpus_per_replica,

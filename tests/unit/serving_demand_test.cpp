@@ -114,6 +114,15 @@ TEST_CASE("warm replicas for a ramp: R(λ + slope × lead time) − R(λ)") {
         e, one_token, routing::round_robin, make<requests_per_second>(150.0),
         demand_ramp{make<requests_per_second>(60.0), 1.0_min}, 5.0_s);
     CHECK(quick.warm_replicas <= r.warm_replicas);
+    // From a deployment scaled to zero: R(0) = 0, so every replica the ramp needs is warm.
+    const ramp_estimate cold = warm_replicas_for_ramp(e, one_token, routing::round_robin,
+                                                      make<requests_per_second>(0.0),
+                                                      demand_ramp{make<requests_per_second>(60.0),
+                                                                  1.0_min},
+                                                      45.0_s);
+    REQUIRE(cold.found);
+    CHECK(cold.replicas == 0);
+    CHECK(cold.warm_replicas == replicas_at(60.0));
     // An infeasible replica is an answer, not an exception.
     replica_capacity_estimate none = e;
     none.feasible = false;

@@ -54,8 +54,9 @@ struct batch_estimate {
 /// TPOT SLO for the memory-bound batch), on demand and on spot. Derived: on demand the job takes
 /// work = requests ÷ (replicas × capacity). On spot each replica is reclaimed at rate 1/M and
 /// then loses its requests in flight (their mean elapsed service: the age of a renewal process,
-/// E[h²] ÷ 2E[h] = h(1 + C²)/2, Kleinrock 1975, Queueing Systems vol. 1, §5.2, with h = B ÷ capacity and C² from the output length's
-/// p90, or 1) and restarts for R; with wall time W every replica meets W ÷ M reclaims, so
+/// E[h²] ÷ 2E[h] = h(1 + C²)/2, Kleinrock 1975, Queueing Systems vol. 1, §5.2, with
+/// h = B ÷ capacity and C² from the output length's p90, or job.default_output_scv) and restarts
+/// for R; with wall time W every replica meets W ÷ M reclaims, so
 /// W = work + (W ÷ M)(R + lost), W = work ÷ (1 − (R + lost) ÷ M): the batch is not latency-bound,
 /// so the requests lost are simply rerun. No answer (found = false) when R + lost ≥ M: reclaims
 /// outpace the work. A replica that is not feasible answers found = false.

@@ -104,8 +104,8 @@ struct ramp_estimate {
 /// replicas are R(λ + slope × L) − R(λ), both from replicas_for_rate. Linear ramps only; a step
 /// in demand needs the whole step ahead. No answer (found = false) when replicas_for_rate has
 /// none at either rate.
-/// Ranges: the replica, profile, route and assumptions as replicas_for_rate states; rate in
-/// [1e-30, 1e15] requests/s; the ramp as demand_ramp states; cold_start 0 or in
+/// Ranges: the replica, profile, route and assumptions as replicas_for_rate states; rate 0 (a
+/// deployment scaled to zero: R(0) = 0) or in [1e-30, 1e15] requests/s; the ramp as demand_ramp states; cold_start 0 or in
 /// [1e-30 s, 1e6 years].
 inline ramp_estimate warm_replicas_for_ramp(const replica_capacity_estimate& replica,
                                             const request_profile& profile, routing route,
@@ -113,7 +113,11 @@ inline ramp_estimate warm_replicas_for_ramp(const replica_capacity_estimate& rep
                                             duration cold_start,
                                             const ramp_assumptions& assumptions = {}) {
     constexpr const char* function = "warm_replicas_for_ramp";
-    detail::check_replicas_inputs(function, profile, route, rate, assumptions.replicas);
+    detail::require_non_negative(function, "rate", rate);
+    // The replica search's other rules (its rate is checked above: 0 is a deployment scaled to
+    // zero, which needs no replica).
+    detail::check_replicas_inputs(function, profile, route, make<requests_per_second>(1.0),
+                                  assumptions.replicas);
     detail::require_non_negative(function, "ramp.rise", ramp.rise);
     detail::require_positive(function, "ramp.over", ramp.over);
     detail::require_non_negative(function, "cold_start", cold_start);
@@ -129,12 +133,19 @@ inline ramp_estimate warm_replicas_for_ramp(const replica_capacity_estimate& rep
                               "must keep rate + the rise over the lead time within 1e15 "
                               "requests/s");
     }
-    const replicas_estimate now =
-        replicas_for_rate(replica, profile, route, rate, assumptions.replicas);
+    // R at a rate: replicas_for_rate's, or none at rate 0 (found, when the replica is feasible).
+    const auto replicas_at = [&](request_rate r) {
+        if (r.value() > 0.0) return replicas_for_rate(replica, profile, route, r, assumptions.replicas);
+        replicas_estimate none{};
+        none.found = replica.feasible;
+        none.verdict = replica.feasible ? replicas_verdict::found
+                                        : replicas_verdict::replica_infeasible;
+        return none;
+    };
+    const replicas_estimate now = replicas_at(rate);
     out.verdict = now.verdict;
     if (!now.found) return out;
-    const replicas_estimate ahead =
-        replicas_for_rate(replica, profile, route, out.rate_ahead, assumptions.replicas);
+    const replicas_estimate ahead = replicas_at(out.rate_ahead);
     out.verdict = ahead.verdict;
     if (!ahead.found) return out;
     out.found = true;
