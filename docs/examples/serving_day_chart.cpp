@@ -93,8 +93,9 @@ int main() {
               << format("<text x=\"%.1f\" y=\"%.1f\" fill=\"#1f77b4\">demand, requests/s (illustrative)</text>\n", left + 12, top1 + 16)
               << format("<text x=\"%.1f\" y=\"%.1f\" fill=\"#7f7f7f\">autoscaled replicas (bars)</text>\n", left + 12, top1 + 32);
 
-    // Lower panel: the cumulative cost, each started replica billing its cold start in the hour
-    // it starts (as plan_demand bills it); the curve repeats, so hour 0 follows hour 23.
+    // Lower panel: the cumulative cost as plan_demand bills it: an autoscaled replica started
+    // bills its cold start on top, in the hour it starts; a serverless one starts inside its
+    // hour; the curve repeats, so hour 0 follows hour 23.
     const double per_gpu_hour = in<usd_per_gpu_hour>(prices.instance);
     const double serverless_per_gpu_hour = in<usd_per_gpu_hour>(prices.serverless);
     const double g = static_cast<double>(plan.gpus_per_replica);
@@ -122,7 +123,7 @@ int main() {
             const long long now = line.which == 0   ? line.s->peak_replicas
                                   : line.which == 1 ? per_hour[h].autoscaled
                                                     : per_hour[h].replicas;
-            const double started = line.which != 0 && now > previous ? static_cast<double>(now - previous) : 0.0;
+            const double started = line.which == 1 && now > previous ? static_cast<double>(now - previous) : 0.0;
             const double price = line.which == 2 ? serverless_per_gpu_hour : per_gpu_hour;
             total += g * price * (static_cast<double>(now) * in<hours>(per_hour[h].time) + started * start_hours);
             previous = now;

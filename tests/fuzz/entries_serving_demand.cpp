@@ -17,6 +17,11 @@ struct enum_traits<gpucalc::capacity_market> {
     static constexpr int count = 2;
 };
 template <>
+struct enum_traits<gpucalc::batch_verdict> {
+    static constexpr const char* name = "gpucalc::batch_verdict";
+    static constexpr int count = 4;
+};
+template <>
 struct enum_traits<gpucalc::demand_verdict> {
     static constexpr const char* name = "gpucalc::demand_verdict";
     static constexpr int count = 4;
@@ -103,8 +108,8 @@ inline carray<gpucalc::demand_period, N> curve(generator& g) {
 }
 inline gpucalc::demand_prices demand_prices(generator& g) {
     gpucalc::demand_prices p{};
-    p.instance = g.q_or_zero<gpucalc::gpu_price>(typical::gpu_price);
-    p.serverless = g.q_or_zero<gpucalc::gpu_price>(1.4 * typical::gpu_price);
+    p.instance = g.q<gpucalc::gpu_price>(typical::gpu_price);
+    p.serverless = g.q<gpucalc::gpu_price>(1.4 * typical::gpu_price);
     p.market = g.coin(0.9) ? g.keep_enum(gpucalc::capacity_market::on_demand, "prices", "market")
                            : g.any_enum<gpucalc::capacity_market>(2, "prices.market");
     return p;
@@ -132,7 +137,7 @@ inline gpucalc::batch_job batch_job(generator& g) {
     j.replicas = g.count(4);
     j.on_demand = g.q<gpucalc::gpu_price>(typical::gpu_price);
     j.spot_discount = g.unit_interval(0.6);
-    j.mean_time_between_preemptions = g.q<gpucalc::duration>(7200.0);
+    j.mean_time_between_preemptions = g.q<gpucalc::duration>(7200.0);  // no default: drawn
     j.restart_time = g.q_or_zero<gpucalc::duration>(60.0);
     j.default_output_scv = g.coin(0.8) ? g.keep_real(1.0) : g.real(1.0);
     return j;
@@ -183,6 +188,7 @@ inline void inspect(inspector& i, const gpucalc::demand_plan& p) {
     i.amount("requests", p.requests);
     i.amount("output_tokens", p.output_tokens);
     i.amount("cold_start", p.cold_start);
+    i.flag("has_tokens", p.has_tokens);
     i.invariant("found iff the verdict says so", p.found == (p.verdict == demand_verdict::found));
     i.invariant("failed_period within the curve", p.failed_period < p.periods);
     i.nested("always_on", [&] { inspect(i, p.always_on); });
@@ -192,7 +198,10 @@ inline void inspect(inspector& i, const gpucalc::demand_plan& p) {
     i.invariant("always on holds the most replicas",
                 p.always_on.peak_replicas >= p.autoscaled.peak_replicas &&
                     p.autoscaled.peak_replicas >= p.serverless.peak_replicas);
-    i.invariant("always on starts nothing", p.always_on.cold_starts == 0);
+    i.invariant("always on starts at most its peak once",
+                p.always_on.cold_starts == 0 || p.always_on.cold_starts == p.always_on.peak_replicas);
+    i.invariant("a price per token only with tokens",
+                p.has_tokens || p.autoscaled.per_million_tokens.value() == 0.0);
 }
 
 inline void inspect(inspector& i, const gpucalc::ownership& o) {
@@ -206,6 +215,11 @@ inline void inspect(inspector& i, const gpucalc::ownership& o) {
 
 inline void inspect(inspector& i, const gpucalc::batch_estimate& b) {
     i.flag("found", b.found);
+    i.enumeration("verdict", b.verdict, 4);
+    i.invariant("found iff the verdict says so",
+                b.found == (b.verdict == gpucalc::batch_verdict::found));
+    i.count("prefill_servers", b.prefill_servers);
+    i.amount("gpus", b.gpus);
     i.amount("rate", b.rate);
     i.amount("work", b.work);
     i.amount("on_demand_cost", b.on_demand_cost);
@@ -221,6 +235,7 @@ void register_serving_demand(registry& r) {
     using namespace gpucalc;
     add_enum_to_string<capacity_market>(r, "to_string(capacity_market)", 2);
     add_enum_to_string<demand_verdict>(r, "to_string(demand_verdict)", 4);
+    add_enum_to_string<batch_verdict>(r, "to_string(batch_verdict)", 4);
     add(r, "cold_start", "cold_start", "gpucalc::cold_start({0}, {1}, {2}, {3})",
         [](generator& g) {
             return std::tuple{g.q<data_size>(16e9), g.count(1), draw::load_path(g),

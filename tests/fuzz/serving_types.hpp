@@ -151,6 +151,12 @@ inline gpucalc::replica_capacity_estimate replica_estimate(generator& g,
     } catch (const gpucalc::invalid_input&) {
     }
     g.hostile_enum_fields.clear();
+    // An estimate made by hand may break its rules: the functions taking one check it.
+    e.gpus = g.keep(e.gpus);
+    e.batch = g.keep(e.batch);
+    e.capacity = g.keep_q(e.capacity);
+    e.sustainable_rate = g.keep_q(e.sustainable_rate);
+    e.step.output_tokens = g.keep(e.step.output_tokens);
     return e;
 }
 inline gpucalc::replicas_assumptions replicas_assumptions(generator& g) {

@@ -120,9 +120,55 @@ TEST_CASE("plan_demand: an empty curve, a negative rate at its index, a short ou
     zero_percentile.replicas.ttft_percentile = 0.0;
     CHECK_THROWS_WITH_AS(
         plan_demand(e, chat, routing::round_robin, day, 1.0_s, prices(), zero_percentile),
-        doctest::Contains("plan_demand: assumptions.ttft_percentile = 0"), invalid_input);
+        doctest::Contains("plan_demand: assumptions.replicas.ttft_percentile = 0"), invalid_input);
     CHECK_THROWS_WITH_AS(plan_demand(e, chat, static_cast<routing>(4), day, 1.0_s, prices()),
                          doctest::Contains("plan_demand: route = 4"), invalid_input);
+    // Each strategy is priced: a price of 0 would show a free strategy.
+    demand_prices unpriced{};
+    unpriced.instance = make<usd_per_gpu_hour>(3.0);
+    CHECK_THROWS_WITH_AS(plan_demand(e, chat, routing::round_robin, day, 1.0_s, unpriced),
+                         doctest::Contains("plan_demand: prices.serverless = $0/GPU"),
+                         invalid_input);
+}
+
+TEST_CASE("a replica estimate made by hand is checked where it is passed back in") {
+    const std::vector<demand_period> day(24, demand_period{make<requests_per_second>(5.0), 1.0_h});
+    replica_capacity_estimate e = h100_replica();
+    REQUIRE(e.feasible);
+    e.gpus = -2;
+    CHECK_THROWS_WITH_AS(plan_demand(e, chat, routing::round_robin, day, 1.0_s, prices()),
+                         doctest::Contains("plan_demand: replica.gpus = -2"), invalid_input);
+    e = h100_replica();
+    e.batch = -5;
+    batch_job j{};
+    j.requests = 1000;
+    j.on_demand = make<usd_per_gpu_hour>(3.0);
+    j.mean_time_between_preemptions = 2.0_h;
+    CHECK_THROWS_WITH_AS(batch_inference(e, chat, j),
+                         doctest::Contains("batch_inference: replica.batch = -5"), invalid_input);
+    e = h100_replica();
+    e.capacity = make<requests_per_second>(std::numeric_limits<double>::infinity());
+    CHECK_THROWS_WITH_AS(batch_inference(e, chat, j),
+                         doctest::Contains("batch_inference: replica.capacity = inf"),
+                         invalid_input);
+    e = h100_replica();
+    e.step.output_tokens = 0;
+    CHECK_THROWS_WITH_AS(
+        replicas_for_rate(e, chat, routing::round_robin, make<requests_per_second>(1.0)),
+        doctest::Contains("replicas_for_rate: replica.step.output_tokens = 0"), invalid_input);
+    e = h100_replica();
+    e.sustainable_rate = make<requests_per_second>(0.0);
+    CHECK_THROWS_WITH_AS(warm_replicas_for_ramp(e, chat, routing::round_robin,
+                                                make<requests_per_second>(1.0), demand_ramp{},
+                                                1.0_s),
+                         doctest::Contains("warm_replicas_for_ramp: replica.sustainable_rate = 0"),
+                         invalid_input);
+    // A batch job's time between reclaims has no default: unset, it is named.
+    batch_job unset{};
+    unset.on_demand = make<usd_per_gpu_hour>(3.0);
+    CHECK_THROWS_WITH_AS(batch_inference(h100_replica(), chat, unset),
+                         doctest::Contains("batch_inference: job.mean_time_between_preemptions = 0"),
+                         invalid_input);
 }
 
 TEST_CASE("reserved_base_load and batch_inference: empty, negative, a discount of 1") {
@@ -145,6 +191,7 @@ TEST_CASE("reserved_base_load and batch_inference: empty, negative, a discount o
     batch_job j{};
     j.requests = 1000;
     j.on_demand = make<usd_per_gpu_hour>(3.0);
+    j.mean_time_between_preemptions = 2.0_h;
     j.spot_discount = 1.0;
     CHECK_THROWS_WITH_AS(batch_inference(e, chat, j),
                          doctest::Contains("batch_inference: job.spot_discount = 1"),

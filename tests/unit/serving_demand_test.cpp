@@ -49,10 +49,11 @@ replica_capacity_estimate hand_replica() {
 }
 const request_profile one_token{1, 1, 0, 0};
 
+/// The servers replicas_for_rate holds at `rate`: decode replicas plus prefill servers.
 std::int64_t replicas_at(double rate) {
-    return replicas_for_rate(hand_replica(), one_token, routing::round_robin,
-                             make<requests_per_second>(rate))
-        .replicas;
+    const replicas_estimate e = replicas_for_rate(hand_replica(), one_token, routing::round_robin,
+                                                  make<requests_per_second>(rate));
+    return e.replicas + e.prefill_servers;
 }
 
 demand_prices prices_of(double instance, double serverless) {
@@ -133,45 +134,51 @@ TEST_CASE("warm replicas for a ramp: R(λ + slope × lead time) − R(λ)") {
 
 TEST_CASE("a demand curve three ways, by hand from the replica counts") {
     const replica_capacity_estimate e = hand_replica();
-    // Two idle hours, an hour at 50/s, an hour at 150/s; repeating.
+    // Two idle hours, an hour at 50/s, an hour at 150/s; repeating. The hand replica's prefill
+    // is disaggregated: each step holds decode replicas and prefill servers (2 GPUs each).
     const demand_period curve[] = {{make<requests_per_second>(0.0), 2.0_h},
                                    {make<requests_per_second>(50.0), 1.0_h},
                                    {make<requests_per_second>(150.0), 1.0_h}};
     const std::int64_t r50 = replicas_at(50.0);
     const std::int64_t r150 = replicas_at(150.0);
-    REQUIRE(r50 >= 1);
+    REQUIRE(r50 >= 2);
     REQUIRE(r150 > r50);
+    const replicas_estimate at150 = replicas_for_rate(e, one_token, routing::round_robin,
+                                                      make<requests_per_second>(150.0));
+    CHECK(at150.prefill_servers > 0);
+    CHECK(r150 * 2 == at150.total_gpus);  // the plan bills what replicas_for_rate holds
     const duration start = 60.0_s;
     std::array<period_replicas, 3> per{};
     const demand_plan p = plan_demand(e, one_token, routing::round_robin, curve, start,
                                       prices_of(3.0, 4.0), demand_assumptions{}, per);
     REQUIRE(p.found);
     CHECK(p.periods == 3);
+    CHECK(p.has_tokens);
     CHECK(in<hours>(p.cycle) == approx(4.0));
     CHECK(in<sequences>(p.requests) == approx(50.0 * 3600.0 + 150.0 * 3600.0));
     CHECK(in<tokens>(p.output_tokens) == approx(200.0 * 3600.0));
     CHECK(per[0].replicas == 0);
-    CHECK(per[0].autoscaled == 1);  // min_replicas
+    CHECK(per[0].autoscaled == 2);  // min_replicas: one replica and one prefill server
     CHECK(per[1].replicas == r50);
     CHECK(per[2].replicas == r150);
-    const double g = 2.0;  // GPUs a replica
-    // Always on: the peak's replicas for the whole 4 h at $3/GPU·h; no cold start.
+    const double g = 2.0;  // GPUs a server
+    // Always on: the peak's servers for the whole 4 h at $3/GPU·h; no cold start.
     CHECK(p.always_on.peak_replicas == r150);
     CHECK(p.always_on.cold_starts == 0);
     CHECK(in<usd>(p.always_on.cost) == approx(static_cast<double>(r150) * g * 4.0 * 3.0));
-    // Autoscaled: 1, r50, r150 replicas; the cycle repeats, so 150/s is followed by the idle
-    // hours (down to 1: no start), then 1 → r50 → r150: (r50 − 1) + (r150 − r50) starts.
-    CHECK(p.autoscaled.cold_starts == r150 - 1);
-    const double auto_hours = 2.0 * 1.0 + static_cast<double>(r50) + static_cast<double>(r150) +
-                              static_cast<double>(r150 - 1) * (60.0 / 3600.0);
+    // Autoscaled: 2, r50, r150 servers; the cycle repeats, so 150/s is followed by the idle
+    // hours (down to 2: no start), then 2 → r50 → r150: r150 − 2 starts, each a minute ahead.
+    CHECK(p.autoscaled.cold_starts == r150 - 2);
+    const double auto_hours = 2.0 * 2.0 + static_cast<double>(r50) + static_cast<double>(r150) +
+                              static_cast<double>(r150 - 2) * (60.0 / 3600.0);
     CHECK(in<gpu_hours>(p.autoscaled.held) == approx(auto_hours * g));
     CHECK(in<usd>(p.autoscaled.cost) == approx(auto_hours * g * 3.0));
     CHECK(p.autoscaled.meets_slo);
-    // Serverless: 0, r50, r150 replicas, r150 starts a cycle, at $4/GPU·h by the second; a
-    // 60 s cold start with the 100 ms TTFT floor breaks the 200 ms TTFT SLO.
+    // Serverless: 0, r50, r150 servers, r150 starts a cycle, at $4/GPU·h by the second; each
+    // start is inside its step's time (reactive), so nothing is billed on top; a 60 s cold start
+    // with the 100 ms TTFT floor breaks the 200 ms TTFT SLO.
     CHECK(p.serverless.cold_starts == r150);
-    const double sless_hours = static_cast<double>(r50) + static_cast<double>(r150) +
-                               static_cast<double>(r150) * (60.0 / 3600.0);
+    const double sless_hours = static_cast<double>(r50) + static_cast<double>(r150);
     CHECK(in<usd>(p.serverless.cost) == approx(sless_hours * g * 4.0));
     CHECK_FALSE(p.serverless.meets_slo);
     CHECK(in<usd_per_million_tokens>(p.serverless.per_million_tokens) ==
@@ -179,13 +186,16 @@ TEST_CASE("a demand curve three ways, by hand from the replica counts") {
     // A 50 ms start fits beside the 100 ms floor in the 200 ms SLO.
     CHECK(plan_demand(e, one_token, routing::round_robin, curve, 50.0_ms, prices_of(3.0, 4.0))
               .serverless.meets_slo);
-    // Not repeating: the first step starts from nothing (1 start for the autoscaled minimum).
+    // Not repeating: the first step starts from nothing; always-on starts its peak once.
     demand_assumptions once{};
     once.curve_repeats = false;
     const demand_plan q = plan_demand(e, one_token, routing::round_robin, curve, start,
                                       prices_of(3.0, 4.0), once);
     CHECK(q.autoscaled.cold_starts == r150);
     CHECK(q.serverless.cold_starts == r150);
+    CHECK(q.always_on.cold_starts == r150);
+    CHECK(in<usd>(q.always_on.cost) ==
+          approx(static_cast<double>(r150) * g * (4.0 + 60.0 / 3600.0) * 3.0));
     // Scaling to zero in the autoscaled deployment too: the idle hours cost nothing.
     demand_assumptions to_zero{};
     to_zero.min_replicas = 0;
@@ -197,6 +207,32 @@ TEST_CASE("a demand curve three ways, by hand from the replica counts") {
     const std::vector<demand_period> v(std::begin(curve), std::end(curve));
     CHECK(plan_demand(e, one_token, routing::round_robin, v, start, prices_of(3.0, 4.0))
               .autoscaled.cost == p.autoscaled.cost);
+}
+
+TEST_CASE("demand: one step, an idle curve, a flat curve served by serverless") {
+    const replica_capacity_estimate e = hand_replica();
+    // One step that repeats: nothing ever starts; not repeating: its servers start once.
+    const demand_period one[] = {{make<requests_per_second>(50.0), 1.0_h}};
+    const demand_plan steady = plan_demand(e, one_token, routing::round_robin, one, 60.0_s,
+                                           prices_of(3.0, 4.0));
+    CHECK(steady.autoscaled.cold_starts == 0);
+    CHECK(steady.serverless.cold_starts == 0);
+    CHECK(steady.serverless.meets_slo);  // no start, so no request waits for one
+    CHECK(steady.autoscaled.held == steady.always_on.held);
+    demand_assumptions once{};
+    once.curve_repeats = false;
+    CHECK(plan_demand(e, one_token, routing::round_robin, one, 60.0_s, prices_of(3.0, 4.0), once)
+              .serverless.cold_starts == replicas_at(50.0));
+    // An idle curve: no tokens, so no price per token (has_tokens says so); the autoscaled
+    // minimum still bills its hours, serverless nothing.
+    const demand_period idle[] = {{make<requests_per_second>(0.0), 24.0_h}};
+    const demand_plan quiet = plan_demand(e, one_token, routing::round_robin, idle, 60.0_s,
+                                          prices_of(3.0, 4.0));
+    REQUIRE(quiet.found);
+    CHECK_FALSE(quiet.has_tokens);
+    CHECK(in<usd>(quiet.autoscaled.cost) == approx(2.0 * 2.0 * 24.0 * 3.0));
+    CHECK(quiet.autoscaled.per_million_tokens == token_price{});
+    CHECK(quiet.serverless.cost == money{});
 }
 
 TEST_CASE("demand: the explicit no (spot for latency serving, too many replicas, infeasible)") {
@@ -245,7 +281,10 @@ TEST_CASE("the reserved base load of a planned day: cost's base-load split by ha
 }
 
 TEST_CASE("batch inference on spot: W = work ÷ (1 − (R + lost) ÷ M), by hand") {
-    const replica_capacity_estimate e = hand_replica();  // 100 requests/s, one slot of 10 ms
+    // The hand replica with its prefill inside its 100 requests/s (stall): one slot of 10 ms.
+    replica_capacity_estimate e = hand_replica();
+    e.mode = prefill_mode::stall;
+    e.step.mode = prefill_mode::stall;
     batch_job j{};
     j.requests = 3600000;
     j.replicas = 5;
@@ -255,6 +294,9 @@ TEST_CASE("batch inference on spot: W = work ÷ (1 − (R + lost) ÷ M), by hand
     j.restart_time = 60.0_s;
     const batch_estimate b = batch_inference(e, one_token, j);
     REQUIRE(b.found);
+    CHECK(b.verdict == batch_verdict::found);
+    CHECK(b.prefill_servers == 0);
+    CHECK(in<gpus>(b.gpus) == approx(10.0));
     // On demand: 3.6 M ÷ (5 × 100/s) = 7,200 s = 2 h on 10 GPUs at $3: $60.
     CHECK(in<hours>(b.work) == approx(2.0));
     CHECK(in<usd>(b.on_demand_cost) == approx(60.0));
@@ -270,9 +312,18 @@ TEST_CASE("batch inference on spot: W = work ÷ (1 − (R + lost) ÷ M), by hand
     request_profile fixed = one_token;
     fixed.output_p90 = 1;
     CHECK(in<milliseconds>(batch_inference(e, fixed, j).lost_per_reclaim) == approx(5.0));
+    // Disaggregated: the prefill servers that keep up, ⌈500/s × 100 ms⌉ = 50, billed alike.
+    const batch_estimate split = batch_inference(hand_replica(), one_token, j);
+    CHECK(split.prefill_servers == 50);
+    CHECK(in<gpus>(split.gpus) == approx(110.0));
+    CHECK(in<usd>(split.on_demand_cost) == approx(110.0 * 2.0 * 3.0));
     // Reclaims faster than restarts: no answer.
     j.mean_time_between_preemptions = 30.0_s;
     const batch_estimate never = batch_inference(e, one_token, j);
     CHECK_FALSE(never.found);
+    CHECK(never.verdict == batch_verdict::reclaims_outpace_work);
     CHECK(never.spot_cost == money{});
+    replica_capacity_estimate none = e;
+    none.feasible = false;
+    CHECK(batch_inference(none, one_token, j).verdict == batch_verdict::replica_infeasible);
 }

@@ -263,7 +263,9 @@ inline constexpr link_spec ethernet_400g_roce = [] {
 
 /// Where a new serving replica reads its weights from (serving/cold_start.hpp): a bandwidth, and
 /// whether each GPU has its own path at it (host memory over each GPU's PCIe link) or the
-/// replica's GPUs share one (a drive, a volume, a NIC). Sequential reads of large files.
+/// replica's GPUs share one (a drive, a volume, a NIC). Sequential reads of large files. Host
+/// memory assumes the weights are already there (page cache, a warm node) and a PCIe link per
+/// GPU: on boards where two GPUs share a PCIe switch's uplink, each gets about half.
 namespace load_paths {
 
 /// Host memory to one GPU over PCIe Gen4 x16: 25 GB/s, measured host-to-device copies on an

@@ -11,7 +11,7 @@
 
 namespace gpucalc {
 
-/// One step of a load-duration curve: `gpus` GPUs in demand for `hours` of the period.
+/// One step of a load-duration curve: `gpus` GPUs in demand for `time` of the period.
 struct demand_step {
     gpu_count gpus{};
     duration time{};
@@ -43,21 +43,30 @@ struct hybrid_capacity {
 
 namespace detail {
 
+/// How a caller names what base_load_and_burst_of checks: its array of steps, their two
+/// members, and the cloud price.
+struct base_load_names {
+    const char* steps = "steps";
+    const char* gpus = "gpus";
+    const char* time = "time";
+    const char* cloud = "cloud";
+};
+
 /// base_load_and_burst over `count` steps, step i being `step_at(i)`, in any order: the
 /// optimum sits at one of the steps' levels (the cost is piecewise linear in the owned
-/// capacity, with breaks only there), so no sort is needed.
+/// capacity, with breaks only there), so no sort is needed. Quadratic in the steps.
 template <class StepAt>
 inline hybrid_capacity base_load_and_burst_of(std::size_t count, StepAt step_at,
                                               const ownership& server, gpu_price cloud,
-                                              const char* function) {
-    require_count(function, "count", static_cast<long long>(count));
-    require_positive(function, "cloud", cloud);
+                                              const char* function,
+                                              const base_load_names& names = {}) {
+    require_positive(function, names.cloud, cloud);
     gpu_count peak{};
     duration period{};
     for (std::size_t i = 0; i < count; ++i) {
         const demand_step step = step_at(i);
-        require_non_negative_at(function, "steps", i, "gpus", step.gpus);
-        require_positive_at(function, "steps", i, "time", step.time);
+        require_non_negative_at(function, names.steps, i, names.gpus, step.gpus);
+        require_positive_at(function, names.steps, i, names.time, step.time);
         if (step.gpus > peak) peak = step.gpus;
         period += step.time;
     }
@@ -102,7 +111,8 @@ inline hybrid_capacity base_load_and_burst_of(std::size_t count, StepAt step_at,
 /// (reserved_capacity). Ranges: cloud in [1e-30, $1e9/GPU·h] in base units; `count` in
 /// [1, 2^40] and `steps` non-null; each step's gpus 0 or positive and time positive, in their
 /// ranges (a step of 0 GPUs is a period nothing runs); the ownership as owning_cost. An error
-/// names the step by its index ("steps[1].gpus"). Quadratic in the steps.
+/// names the step by its index ("steps[1].gpus"). Quadratic in the steps. The core takes steps
+/// in any order; this form keeps its sorted-profile rule, which catches a profile built wrong.
 inline hybrid_capacity base_load_and_burst(const demand_step* steps, std::size_t count,
                                            const ownership& server, gpu_price cloud) {
     constexpr const char* function = "base_load_and_burst";
@@ -110,6 +120,7 @@ inline hybrid_capacity base_load_and_burst(const demand_step* steps, std::size_t
         detail::throw_invalid(function, "count", static_cast<double>(count), "",
                               "must be at least 1, with steps non-null: a profile needs a step");
     }
+    detail::require_count(function, "count", static_cast<long long>(count));
     for (std::size_t i = 1; i < count; ++i) {
         if (steps[i].gpus > steps[i - 1].gpus) {
             detail::require_non_negative_at(function, "steps", i, "gpus", steps[i].gpus);

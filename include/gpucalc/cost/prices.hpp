@@ -41,7 +41,7 @@ template <class Quantity>
 constexpr void require_non_negative_at(const char* function, const char* array, std::size_t i,
                                        const char* member, const Quantity& q) {
     if (!((q.value() >= smallest_input && q.value() <= input_range<Quantity>::largest) ||
-          q.value() == 0.0)) {
+          exactly_equal(q.value(), 0.0))) {
         require_non_negative(function, indexed_field(array, i, member).c_str(), q);
     }
 }

@@ -3,7 +3,9 @@
 // whose reclaims lose the requests in flight and a cold start
 #pragma once
 
+#include <cmath>
 #include <cstdint>
+#include <string_view>
 
 #include "../detail/checks.hpp"
 #include "../units.hpp"
@@ -14,7 +16,8 @@ namespace gpucalc {
 
 /// A batch inference job. Ranges: requests in [1, 2^40]; replicas in [1, 2^40]; on_demand in
 /// [1e-30, $1e9/GPU·h] in base units; spot_discount in [0, 1); mean_time_between_preemptions in
-/// [1e-30 s, 1e6 years]; restart_time 0 or in [1e-30 s, 1e6 years].
+/// [1e-30 s, 1e6 years] (no default: reclaim rates vary by region, GPU and hour); restart_time
+/// 0 or in [1e-30 s, 1e6 years]; default_output_scv in [0, 1e6].
 struct batch_job {
     std::int64_t requests = 1;
     std::int64_t replicas = 1;
@@ -23,20 +26,44 @@ struct batch_job {
     /// 90 %", Google Cloud 60–91 %, Azure "up to 90 %", their spot pricing pages).
     double spot_discount = 0.0;
     /// M, per replica: reclaims arrive as a Poisson process (cost/spot.hpp's mean_time_between
-    /// turns a rate into it).
-    duration mean_time_between_preemptions = make<hours>(24.0);
-    /// R: getting capacity back and starting the replica again (cold_start's total, plus the
-    /// wait for capacity), billed in full (conservative, as spot_cost's).
+    /// turns a rate into it). A replica that spans several spot instances is reclaimed when any
+    /// of them is: M is the instances' M divided by their number.
+    duration mean_time_between_preemptions{};
+    /// R: getting capacity back and starting the replica again, at least cold_start's total,
+    /// plus the wait for capacity; billed in full (conservative, as spot_cost's).
     duration restart_time{};
     /// C² of a request's holding time when the profile gives no output p90: 1, exponential
     /// lengths (replicas_assumptions' default_service_scv). Range: [0, 1e6].
     double default_output_scv = 1.0;
 };
 
-/// batch_inference's answer. When found is false (reclaims come too often for the job to
-/// progress), the spot figures are 0.
+/// Why batch_inference answered, or did not.
+enum class batch_verdict {
+    found,
+    replica_infeasible,     ///< the replica cannot serve the profile (replica.feasible is false)
+    reclaims_outpace_work,  ///< R + lost ≥ M: beyond the first-order spot model (see below)
+    above_largest,          ///< disaggregated: more than 2^40 prefill servers would be needed
+};
+
+constexpr std::string_view to_string(batch_verdict v) {
+    switch (v) {
+        case batch_verdict::found: return "found";
+        case batch_verdict::replica_infeasible: return "replica_infeasible";
+        case batch_verdict::reclaims_outpace_work: return "reclaims_outpace_work";
+        case batch_verdict::above_largest: return "above_largest";
+    }
+    return "unknown";
+}
+
+/// batch_inference's answer. When found is false, the spot figures are 0 (and, for an infeasible
+/// replica, the on-demand ones too).
 struct batch_estimate {
     bool found = false;
+    batch_verdict verdict = batch_verdict::replica_infeasible;
+    /// Disaggregated prefill: the prefill servers (each a replica's layout) that keep up with
+    /// the replicas, ⌈rate × P⌉, held alongside them; 0 in the other modes.
+    std::int64_t prefill_servers = 0;
+    gpu_count gpus{};                ///< (replicas + prefill_servers) × the replica's GPUs
     request_rate rate{};             ///< the replicas' capacity: replicas × replica.capacity
     duration work{};                 ///< requests ÷ rate: the wall time on demand
     money on_demand_cost{};          ///< work × GPUs × on_demand
@@ -58,8 +85,12 @@ struct batch_estimate {
 /// h = B ÷ capacity and C² from the output length's p90, or job.default_output_scv) and restarts
 /// for R; with wall time W every replica meets W ÷ M reclaims, so
 /// W = work + (W ÷ M)(R + lost), W = work ÷ (1 − (R + lost) ÷ M): the batch is not latency-bound,
-/// so the requests lost are simply rerun. No answer (found = false) when R + lost ≥ M: reclaims
-/// outpace the work. A replica that is not feasible answers found = false.
+/// so the requests lost are simply rerun. First order in (R + lost) ÷ M: it charges every
+/// reclaim R + lost, also one that strikes a restart (conservative), and is close while
+/// (R + lost) ≪ M; cost/spot.hpp's exponential model is the exact one for checkpointed work. No
+/// answer (verdict reclaims_outpace_work) when R + lost ≥ M. A replica that is not feasible
+/// answers replica_infeasible. Disaggregated prefill adds ⌈rate × P⌉ prefill servers, billed
+/// alike and reclaimed alike (their loss, a prefill, is within a slot's).
 /// Ranges: replica an estimate replica_capacity returned; profile as request_profile says; job
 /// as batch_job says.
 inline batch_estimate batch_inference(const replica_capacity_estimate& replica,
@@ -80,11 +111,23 @@ inline batch_estimate batch_inference(const replica_capacity_estimate& replica,
         detail::throw_invalid(function, "job.default_output_scv", job.default_output_scv, "",
                               "must be in [0, 1e6]");
     }
+    detail::check_replica_estimate(replica, function);
     batch_estimate out{};
-    if (!replica.feasible || !(replica.capacity.value() > 0.0)) return out;
+    if (!replica.feasible) return out;
     const double replicas = static_cast<double>(job.replicas);
-    const gpu_count gpus_held = make<gpus>(replicas * static_cast<double>(replica.gpus));
     out.rate = replicas * replica.capacity;
+    if (replica.mode == prefill_mode::disaggregated) {
+        // The prefill work arriving per second of wall time, in servers: rate × P (derived).
+        const double busy = in<requests_per_second>(out.rate) * in<seconds>(replica.prefill_time);
+        if (!(busy <= static_cast<double>(detail::largest_count))) {
+            out.verdict = batch_verdict::above_largest;
+            return out;
+        }
+        out.prefill_servers = static_cast<std::int64_t>(std::ceil(busy));
+    }
+    out.gpus = make<gpus>(static_cast<double>(job.replicas + out.prefill_servers) *
+                          static_cast<double>(replica.gpus));
+    const gpu_count gpus_held = out.gpus;
     out.work = make<sequences>(static_cast<double>(job.requests)) / out.rate;
     out.on_demand_cost = gpus_held * out.work * job.on_demand;
     // A slot's holding time at saturation (Little's law: B slots, each emptied at capacity ÷ B).
@@ -94,8 +137,10 @@ inline batch_estimate batch_inference(const replica_capacity_estimate& replica,
                           : job.default_output_scv;
     out.lost_per_reclaim = 0.5 * (1.0 + c2) * hold;
     const double loss = (job.restart_time + out.lost_per_reclaim) / job.mean_time_between_preemptions;
+    out.verdict = batch_verdict::reclaims_outpace_work;
     if (!(loss < 1.0)) return out;
     out.found = true;
+    out.verdict = batch_verdict::found;
     out.spot_wall_time = out.work / (1.0 - loss);
     out.spot_overhead = out.spot_wall_time / out.work - 1.0;
     out.spot_cost = gpus_held * out.spot_wall_time * ((1.0 - job.spot_discount) * job.on_demand);

@@ -113,6 +113,22 @@ constexpr void check_request_profile(const request_profile& p, const char* funct
     }
 }
 
+/// The rules of a replica_capacity_estimate passed back in (replica_capacity's, or one made by
+/// hand): gpus in [1, 2^40]; when feasible, batch in [1, 2^40], capacity and sustainable_rate in
+/// [1e-30, 1e15] requests/s, the times 0 or in range, and the step model's rules. Errors name
+/// the field as "replica.<member>".
+constexpr void check_replica_estimate(const replica_capacity_estimate& e, const char* function) {
+    require_count(function, "replica.gpus", e.gpus);
+    if (!e.feasible) return;
+    require_count(function, "replica.batch", e.batch);
+    require_positive(function, "replica.capacity", e.capacity);
+    require_positive(function, "replica.sustainable_rate", e.sustainable_rate);
+    require_non_negative(function, "replica.prefill_time", e.prefill_time);
+    require_non_negative(function, "replica.time_to_first_token", e.time_to_first_token);
+    require_non_negative(function, "replica.time_per_token", e.time_per_token);
+    check_step_model(e.step, function, true);
+}
+
 GPUCALC_DETAIL_INLINE constexpr void check_replica_inputs(const request_profile& p,
                                                           const serving_slo& slo,
                                                           prefill_mode mode,
@@ -309,6 +325,7 @@ constexpr replica_capacity_estimate replica_capacity(const transformer& m, const
 constexpr replica_load replica_at_rate(const replica_capacity_estimate& e, request_rate rate) {
     constexpr const char* function = "replica_at_rate";
     detail::require_non_negative(function, "rate", rate);
+    detail::check_replica_estimate(e, function);
     if (!e.feasible) {
         replica_load l{};
         l.mode = e.mode;

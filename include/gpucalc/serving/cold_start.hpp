@@ -86,7 +86,8 @@ struct ramp_assumptions {
     replicas_assumptions replicas{};  ///< replicas_for_rate's
 };
 
-/// warm_replicas_for_ramp's answer. When found is false the counts are 0.
+/// warm_replicas_for_ramp's answer. When found is false the counts are 0. Counts are servers of
+/// the replica's layout: replicas, plus prefill servers when prefill is disaggregated.
 struct ramp_estimate {
     bool found = false;
     replicas_verdict verdict = replicas_verdict::replica_infeasible;
@@ -117,7 +118,8 @@ inline ramp_estimate warm_replicas_for_ramp(const replica_capacity_estimate& rep
     // The replica search's other rules (its rate is checked above: 0 is a deployment scaled to
     // zero, which needs no replica).
     detail::check_replicas_inputs(function, profile, route, make<requests_per_second>(1.0),
-                                  assumptions.replicas);
+                                  assumptions.replicas, true);
+    detail::check_replica_estimate(replica, function);
     detail::require_non_negative(function, "ramp.rise", ramp.rise);
     detail::require_positive(function, "ramp.over", ramp.over);
     detail::require_non_negative(function, "cold_start", cold_start);
@@ -130,8 +132,8 @@ inline ramp_estimate warm_replicas_for_ramp(const replica_capacity_estimate& rep
     if (out.rate_ahead > make<requests_per_second>(detail::input_range<request_rate>::largest)) {
         detail::throw_invalid(function, "ramp.rise", in<requests_per_second>(ramp.rise),
                               "requests/s",
-                              "must keep rate + the rise over the lead time within 1e15 "
-                              "requests/s");
+                              "must keep rate + ramp.rise × (scale-up delay + cold_start) ÷ "
+                              "ramp.over within 1e15 requests/s");
     }
     // R at a rate: replicas_for_rate's, or none at rate 0 (found, when the replica is feasible).
     const auto replicas_at = [&](request_rate r) {
@@ -149,9 +151,9 @@ inline ramp_estimate warm_replicas_for_ramp(const replica_capacity_estimate& rep
     out.verdict = ahead.verdict;
     if (!ahead.found) return out;
     out.found = true;
-    out.replicas = now.replicas;
-    out.replicas_ahead = ahead.replicas;
-    out.warm_replicas = ahead.replicas - now.replicas;
+    out.replicas = detail::servers_of(now);
+    out.replicas_ahead = detail::servers_of(ahead);
+    out.warm_replicas = out.replicas_ahead - out.replicas;
     return out;
 }
 

@@ -83,20 +83,40 @@ constexpr void check_slo(const serving_slo& slo, const char* function) {
     require_positive(function, "slo.time_per_output_token", slo.time_per_output_token);
 }
 
-constexpr void check_step_model(const replica_step_model& s, const char* function) {
-    require_enumerator(function, "model.mode", s.mode, 3, "prefill_mode");
-    check_slo(s.slo, function);
-    require_count(function, "model.batch", s.batch);
-    require_count(function, "model.prompt_tokens", s.prompt_tokens);
-    require_count(function, "model.output_tokens", s.output_tokens);
-    require_count(function, "model.chunk_tokens", s.chunk_tokens);
-    require_non_negative(function, "model.step_fixed", s.step_fixed);
-    require_non_negative(function, "model.step_per_sequence", s.step_per_sequence);
-    require_non_negative(function, "model.prefill_time", s.prefill_time);
-    require_non_negative(function, "model.chunk_step_extra", s.chunk_step_extra);
+/// A step model's rules. `in_estimate`: the model is a replica_capacity_estimate's `step`, and
+/// errors name it as the caller wrote it ("replica.step.batch", not "model.batch").
+constexpr void check_step_model(const replica_step_model& s, const char* function,
+                                bool in_estimate = false) {
+    const auto name = [in_estimate](const char* as_model, const char* as_estimate) {
+        return in_estimate ? as_estimate : as_model;
+    };
+    require_enumerator(function, name("model.mode", "replica.step.mode"), s.mode, 3,
+                       "prefill_mode");
+    require_positive(function, name("slo.time_to_first_token", "replica.step.slo.time_to_first_token"),
+                     s.slo.time_to_first_token);
+    require_positive(function,
+                     name("slo.time_per_output_token", "replica.step.slo.time_per_output_token"),
+                     s.slo.time_per_output_token);
+    require_count(function, name("model.batch", "replica.step.batch"), s.batch);
+    require_count(function, name("model.prompt_tokens", "replica.step.prompt_tokens"),
+                  s.prompt_tokens);
+    require_count(function, name("model.output_tokens", "replica.step.output_tokens"),
+                  s.output_tokens);
+    require_count(function, name("model.chunk_tokens", "replica.step.chunk_tokens"),
+                  s.chunk_tokens);
+    require_non_negative(function, name("model.step_fixed", "replica.step.step_fixed"),
+                         s.step_fixed);
+    require_non_negative(function, name("model.step_per_sequence", "replica.step.step_per_sequence"),
+                         s.step_per_sequence);
+    require_non_negative(function, name("model.prefill_time", "replica.step.prefill_time"),
+                         s.prefill_time);
+    require_non_negative(function, name("model.chunk_step_extra", "replica.step.chunk_step_extra"),
+                         s.chunk_step_extra);
     if (!(s.step_fixed + s.step_per_sequence > duration{})) {
-        throw_invalid(function, "model.step_fixed + model.step_per_sequence", 0.0, "s",
-                      "must be > 0 (the batch-1 step)");
+        throw_invalid(function,
+                      name("model.step_fixed + model.step_per_sequence",
+                           "replica.step.step_fixed + replica.step.step_per_sequence"),
+                      0.0, "s", "must be > 0 (the batch-1 step)");
     }
 }
 

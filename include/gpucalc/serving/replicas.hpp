@@ -197,21 +197,35 @@ inline replicas_trial replicas_try(const replica_capacity_estimate& e, const req
     return t;
 }
 
+/// replicas_for_rate's rules for its other inputs. `nested`: the assumptions are another
+/// function's `assumptions.replicas`, and errors name them so.
 constexpr void check_replicas_inputs(const char* function, const request_profile& p,
                                      routing route, const request_rate& rate,
-                                     const replicas_assumptions& a) {
+                                     const replicas_assumptions& a, bool nested = false) {
+    const auto name = [nested](const char* own, const char* inner) { return nested ? inner : own; };
     check_request_profile(p, function);
     require_enumerator(function, "route", route, 2, "routing");
     require_positive(function, "rate", rate);
     if (!(a.ttft_percentile > 0.0 && a.ttft_percentile < 1.0)) {
-        throw_invalid(function, "assumptions.ttft_percentile", a.ttft_percentile, "",
-                      "must be in (0, 1)");
+        throw_invalid(function,
+                      name("assumptions.ttft_percentile", "assumptions.replicas.ttft_percentile"),
+                      a.ttft_percentile, "", "must be in (0, 1)");
     }
     if (!(a.default_service_scv >= 0.0 && a.default_service_scv <= largest_service_scv)) {
-        throw_invalid(function, "assumptions.default_service_scv", a.default_service_scv, "",
-                      "must be in [0, 1e6]");
+        throw_invalid(function,
+                      name("assumptions.default_service_scv",
+                           "assumptions.replicas.default_service_scv"),
+                      a.default_service_scv, "", "must be in [0, 1e6]");
     }
-    require_count(function, "assumptions.largest_replicas", a.largest_replicas);
+    require_count(function,
+                  name("assumptions.largest_replicas", "assumptions.replicas.largest_replicas"),
+                  a.largest_replicas);
+}
+
+/// The replicas and the disaggregated prefill servers of an answer: servers of one replica's
+/// layout each, which is what a fleet holds and pays for.
+constexpr std::int64_t servers_of(const replicas_estimate& e) {
+    return e.replicas + e.prefill_servers;
 }
 
 }  // namespace detail
@@ -240,7 +254,8 @@ constexpr void check_replicas_inputs(const char* function, const request_profile
 /// - break_rate: bisection on λ in [λ, R × sustainable rate] (80 halvings; monotone in λ).
 /// No answer (found = false, an answer, not an exception): the replica is not feasible, or no
 /// count up to assumptions.largest_replicas meets both SLOs.
-/// Ranges: replica an estimate replica_capacity returned; the profile as request_profile says;
+/// Ranges: replica as replica_capacity returns it (detail::check_replica_estimate's rules for
+/// one made by hand: gpus and batch counts, positive rates); the profile as request_profile says;
 /// route an enumerator; rate in [1e-30, 1e15] requests/s (> 0: no traffic needs no replica);
 /// assumptions as replicas_assumptions says (its replica field is not read here).
 inline replicas_estimate replicas_for_rate(const replica_capacity_estimate& replica,
@@ -249,6 +264,7 @@ inline replicas_estimate replicas_for_rate(const replica_capacity_estimate& repl
                                            const replicas_assumptions& assumptions = {}) {
     constexpr const char* function = "replicas_for_rate";
     detail::check_replicas_inputs(function, profile, route, rate, assumptions);
+    detail::check_replica_estimate(replica, function);
     replicas_estimate out{};
     out.mode = replica.mode;
     out.route = route;
