@@ -309,9 +309,9 @@ inline replicas_estimate replicas_for_rate(const replica_capacity_estimate& repl
         const double slo = replica.step.slo.time_to_first_token.value();
         // A failing trial with a TTFT within the SLO never computed one (the TPOT or a queue
         // failed first): its margin is not usable, and is marked by +∞.
-        const auto margin = [&](const detail::replicas_trial& t) {
-            const double m = t.ttft.value() - slo;
-            return t.meets || m > 0.0 ? m : HUGE_VAL;
+        const auto margin = [&](const detail::replicas_trial& x) {
+            const double m = x.ttft.value() - slo;
+            return x.meets || m > 0.0 ? m : HUGE_VAL;
         };
         double m_lo = margin(best);
         double m_hi = margin(top);
@@ -331,15 +331,15 @@ inline replicas_estimate replicas_for_rate(const replica_capacity_estimate& repl
             }
             width_before = width_last;
             width_last = hi - lo;
-            const detail::replicas_trial t = trial(good, mid);
-            if (t.meets) {
+            const detail::replicas_trial probe = trial(good, mid);
+            if (probe.meets) {
                 lo = mid;
-                m_lo = margin(t);
+                m_lo = margin(probe);
                 if (kept == 1) m_hi *= 0.5;  // hi kept twice: Illinois
                 kept = 1;
             } else {
                 hi = mid;
-                m_hi = margin(t);
+                m_hi = margin(probe);
                 if (kept == -1) m_lo *= 0.5;
                 kept = -1;
             }
