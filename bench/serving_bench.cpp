@@ -189,13 +189,21 @@ inline raw_trial raw_replicas_try(const twin::raw_replica& e, const gpucalc::req
     return t;
 }
 
+/// replicas_estimate's fields, in base units (replica: the estimate's, as the library copies it).
 struct raw_replicas {
     bool found = false;
     gpucalc::replicas_verdict verdict = gpucalc::replicas_verdict::replica_infeasible;
-    std::int64_t replicas = 0, gpus = 0, prefill_servers = 0, prefill_gpus = 0, total_gpus = 0;
-    double utilization = 0.0, service_scv = 1.0, slot_time = 0.0;
+    gpucalc::prefill_mode mode = gpucalc::prefill_mode::stall;
+    gpucalc::routing route = gpucalc::routing::round_robin;
+    double rate = 0.0, percentile = 0.99;
+    std::int64_t replicas = 0, gpus_per_replica = 1, gpus = 0;
+    std::int64_t prefill_servers = 0, prefill_gpus = 0, total_gpus = 0;
+    double utilization = 0.0;
+    twin::raw_load load{};
+    double service_scv = 1.0, slot_time = 0.0;
     raw_queue slot_queue{};
     double prefill_wait = 0.0, ttft = 0.0, time_per_token = 0.0, break_rate = 0.0, headroom = 0.0;
+    twin::raw_replica replica{};
     int evaluations = 0;
 };
 
@@ -219,6 +227,12 @@ GPUCALC_DETAIL_HOT inline raw_replicas raw_replicas_for_rate(
     }
     detail::require_count(function, "assumptions.largest_replicas", assumptions.largest_replicas);
     raw_replicas out{};
+    out.mode = replica.mode;
+    out.route = route;
+    out.rate = rate;
+    out.percentile = assumptions.ttft_percentile;
+    out.gpus_per_replica = replica.gpus;
+    out.replica = replica;
     if (!replica.feasible) return out;
     const double lambda = rate;
     const std::int64_t cap = assumptions.largest_replicas;
@@ -256,6 +270,7 @@ GPUCALC_DETAIL_HOT inline raw_replicas raw_replicas_for_rate(
     out.verdict = gpucalc::replicas_verdict::found;
     out.replicas = good;
     out.gpus = good * replica.gpus;
+    out.load = best.load;
     out.utilization = best.load.utilization;
     out.service_scv = best.service_scv;
     out.slot_time = best.slot_time;

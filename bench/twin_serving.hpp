@@ -59,6 +59,8 @@ inline raw_replica raw_from(const gpucalc::replica_capacity_estimate& e) {
 }
 
 struct raw_load {
+    gpucalc::prefill_mode mode = gpucalc::prefill_mode::stall;
+    double rate = 0.0;
     bool stable = false, slo_met = false;
     double capacity = 0.0, utilization = 0.0, prefill_busy = 0.0, running_batch = 0.0;
     double time_per_token = 0.0;
@@ -87,6 +89,8 @@ constexpr double raw_saturation_rate(const raw_step& s) {
 /// detail::load_at, transliterated.
 constexpr raw_load raw_load_at(const raw_step& s, double rate) {
     raw_load l{};
+    l.mode = s.mode;
+    l.rate = rate;
     l.capacity = raw_saturation_rate(s);
     const double cap = l.capacity;
     const double lam_in = rate;
