@@ -1,16 +1,23 @@
 // serving_bench.cpp: how fast a capacity planner can size a serving fleet: queue_wait (one
-// Erlang C and the M/M/c waits) and servers_for_wait (the fewest servers for a p99 wait) at about
-// 64 and 4,096 servers (batch slots), each beside its raw-double twin (twin_support.hpp says how
-// a twin is written), so the ratio is the price of gpucalc's unit types. The Erlang recurrence
-// takes no quantity, so it is the library's own code on both sides.
+// Erlang C and the M/M/c waits), servers_for_wait (the fewest servers for a p99 wait) and
+// replicas_for_rate (the fewest replicas for a rate at a TTFT and TPOT SLO, with the break rate)
+// at about 64 and 4,096 servers (batch slots), each beside its raw-double twin (twin_support.hpp
+// says how a twin is written), so the ratio is the price of gpucalc's unit types. The Erlang
+// recurrence takes no quantity, so it is the library's own code on both sides.
+#include <gpucalc/catalog/gpus.hpp>
+#include <gpucalc/catalog/models.hpp>
 #include <gpucalc/serving/queueing.hpp>
+#include <gpucalc/serving/replicas.hpp>
 
 #include <benchmark/benchmark.h>
 
+#include "twin_serving.hpp"
 #include "twin_support.hpp"
 
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <vector>
 
 namespace {
@@ -128,6 +135,208 @@ GPUCALC_DETAIL_HOT inline raw_search raw_servers_for_wait(double lambda, double 
     return answer;
 }
 
+// --- replicas_for_rate's twin ---------------------------------------------------------------
+
+struct raw_trial {
+    bool meets = false;
+    twin::raw_load load{};
+    double service_scv = 1.0, slot_time = 0.0;
+    raw_queue slot_queue{};
+    double prefill_wait = 0.0, ttft = 0.0;
+};
+
+/// detail::replicas_try, transliterated.
+inline raw_trial raw_replicas_try(const twin::raw_replica& e, const gpucalc::request_profile& p,
+                                  gpucalc::routing route, const gpucalc::replicas_assumptions& a,
+                                  double lambda, std::int64_t r) {
+    raw_trial t{};
+    const twin::raw_step& s = e.step;
+    const double per_replica = lambda / static_cast<double>(r);
+    t.load = twin::raw_load_at(s, per_replica);
+    const double tau = t.load.time_per_token;
+    const double d = static_cast<double>(s.output_tokens);
+    const double prefill_hold = s.mode == gpucalc::prefill_mode::stall     ? s.prefill_time
+                                : s.mode == gpucalc::prefill_mode::chunked ? e.time_to_first_token
+                                                                           : 0.0;
+    const double decode_hold = d * tau;
+    t.slot_time = prefill_hold + decode_hold;
+    const double c2_prompt = p.prompt_p90 > 0 ? detail::scv_from_p90(p.prompt_mean, p.prompt_p90)
+                                              : a.default_service_scv;
+    const double c2_output = p.output_p90 > 0 ? detail::scv_from_p90(p.output_mean, p.output_p90)
+                                              : a.default_service_scv;
+    const double hold = prefill_hold + decode_hold;
+    t.service_scv = (prefill_hold * prefill_hold * c2_prompt + decode_hold * decode_hold * c2_output) /
+                    (hold * hold);
+    if (t.service_scv > gpucalc::largest_service_scv) t.service_scv = gpucalc::largest_service_scv;
+    if (!t.load.slo_met) return t;
+    const bool pooled = route == gpucalc::routing::join_shortest_queue;
+    const double arrivals = pooled ? lambda : per_replica;
+    const std::int64_t servers = pooled ? r * s.batch : s.batch;
+    const double servers_d = static_cast<double>(r) * static_cast<double>(s.batch);
+    if (pooled && servers_d > gpucalc::largest_offered_load) return t;
+    t.slot_queue = raw_wait_checked(arrivals, hold, servers, t.service_scv, a.ttft_percentile);
+    if (!t.slot_queue.stable) return t;
+    double first_token = e.time_to_first_token;
+    if (s.mode == gpucalc::prefill_mode::stall) {
+        const raw_queue q = raw_wait_checked(per_replica, s.prefill_time, 1, c2_prompt,
+                                             a.ttft_percentile);
+        if (!q.stable) return t;
+        t.prefill_wait = q.percentile_wait + e.time_per_token;
+        first_token += t.prefill_wait;
+    }
+    t.ttft = t.slot_queue.percentile_wait + first_token;
+    t.meets = t.ttft <= s.slo_ttft;
+    return t;
+}
+
+/// replicas_estimate's fields, in base units (replica: the estimate's, as the library copies it).
+struct raw_replicas {
+    bool found = false;
+    gpucalc::replicas_verdict verdict = gpucalc::replicas_verdict::replica_infeasible;
+    gpucalc::prefill_mode mode = gpucalc::prefill_mode::stall;
+    gpucalc::routing route = gpucalc::routing::round_robin;
+    double rate = 0.0, percentile = 0.99;
+    std::int64_t replicas = 0, gpus_per_replica = 1, gpus = 0;
+    std::int64_t prefill_servers = 0, prefill_gpus = 0, total_gpus = 0;
+    double utilization = 0.0;
+    twin::raw_load load{};
+    double service_scv = 1.0, slot_time = 0.0;
+    raw_queue slot_queue{};
+    double prefill_wait = 0.0, ttft = 0.0, time_per_token = 0.0, break_rate = 0.0, headroom = 0.0;
+    twin::raw_replica replica{};
+    int evaluations = 0;
+};
+
+/// replicas_for_rate (the estimate's overload), transliterated (rate in requests/s).
+GPUCALC_DETAIL_HOT inline raw_replicas raw_replicas_for_rate(
+    const twin::raw_replica& replica, const gpucalc::request_profile& profile,
+    gpucalc::routing route, double rate, const gpucalc::replicas_assumptions& assumptions = {}) {
+    constexpr const char* function = "replicas_for_rate";
+    // detail::check_replicas_inputs: the profile, route and fractions are quantity-free.
+    detail::check_request_profile(profile, function);
+    detail::require_enumerator(function, "route", route, 2, "routing");
+    twin::require_positive<gpucalc::request_rate>(function, "rate", rate);
+    if (!(assumptions.ttft_percentile > 0.0 && assumptions.ttft_percentile < 1.0)) {
+        detail::throw_invalid(function, "assumptions.ttft_percentile", assumptions.ttft_percentile,
+                              "", "must be in (0, 1)");
+    }
+    if (!(assumptions.default_service_scv >= 0.0 &&
+          assumptions.default_service_scv <= gpucalc::largest_service_scv)) {
+        detail::throw_invalid(function, "assumptions.default_service_scv",
+                              assumptions.default_service_scv, "", "must be in [0, 1e6]");
+    }
+    detail::require_count(function, "assumptions.largest_replicas", assumptions.largest_replicas);
+    raw_replicas out{};
+    out.mode = replica.mode;
+    out.route = route;
+    out.rate = rate;
+    out.percentile = assumptions.ttft_percentile;
+    out.gpus_per_replica = replica.gpus;
+    out.replica = replica;
+    if (!replica.feasible) return out;
+    const double lambda = rate;
+    const std::int64_t cap = assumptions.largest_replicas;
+    const auto trial = [&](std::int64_t r, double lam) {
+        ++out.evaluations;
+        return raw_replicas_try(replica, profile, route, assumptions, lam, r);
+    };
+    const double lowest = std::ceil(lambda / replica.sustainable_rate);
+    out.verdict = gpucalc::replicas_verdict::above_largest;
+    if (!(lowest <= static_cast<double>(cap))) return out;
+    std::int64_t fails = lowest > 1.0 ? static_cast<std::int64_t>(lowest) - 1 : 0;
+    std::int64_t step = 1;
+    std::int64_t candidate = fails + 1;
+    raw_trial t = trial(candidate, lambda);
+    while (!t.meets) {
+        if (candidate >= cap) return out;
+        fails = candidate;
+        candidate = cap - fails > step ? fails + step : cap;
+        step *= 2;
+        t = trial(candidate, lambda);
+    }
+    std::int64_t good = candidate;
+    raw_trial best = t;
+    while (good - fails > 1) {
+        const std::int64_t mid = fails + (good - fails) / 2;
+        const raw_trial m = trial(mid, lambda);
+        if (m.meets) {
+            good = mid;
+            best = m;
+        } else {
+            fails = mid;
+        }
+    }
+    out.found = true;
+    out.verdict = gpucalc::replicas_verdict::found;
+    out.replicas = good;
+    out.gpus = good * replica.gpus;
+    out.load = best.load;
+    out.utilization = best.load.utilization;
+    out.service_scv = best.service_scv;
+    out.slot_time = best.slot_time;
+    out.slot_queue = best.slot_queue;
+    out.prefill_wait = best.prefill_wait;
+    out.ttft = best.ttft;
+    out.time_per_token = best.load.time_per_token;
+    double lo = lambda;
+    double hi = static_cast<double>(good) * replica.sustainable_rate;
+    const raw_trial top = trial(good, hi);
+    if (top.meets) {
+        lo = hi;
+    } else {
+        const double slo = replica.step.slo_ttft;
+        const auto margin = [&](const raw_trial& x) {
+            const double m = x.ttft - slo;
+            return x.meets || m > 0.0 ? m : HUGE_VAL;
+        };
+        double m_lo = margin(best);
+        double m_hi = margin(top);
+        int kept = 0;
+        double width_before = hi - lo;
+        double width_last = hi - lo;
+        for (int i = 0; i < detail::break_steps && hi - lo > lo * detail::break_tolerance; ++i) {
+            double mid = 0.5 * (lo + hi);
+            const bool slow = hi - lo > 0.5 * width_before;
+            if (!slow && m_hi < HUGE_VAL && m_hi > m_lo) {
+                const double nudge = 0.5 * detail::break_tolerance * lo;
+                const double x = lo - m_lo * (hi - lo) / (m_hi - m_lo);
+                mid = x < lo + nudge ? lo + nudge : x > hi - nudge ? hi - nudge : x;
+            }
+            width_before = width_last;
+            width_last = hi - lo;
+            const raw_trial tr = trial(good, mid);
+            if (tr.meets) {
+                lo = mid;
+                m_lo = margin(tr);
+                if (kept == 1) m_hi *= 0.5;
+                kept = 1;
+            } else {
+                hi = mid;
+                m_hi = margin(tr);
+                if (kept == -1) m_lo *= 0.5;
+                kept = -1;
+            }
+        }
+    }
+    out.break_rate = lo;
+    out.headroom = lo / lambda - 1.0;
+    if (replica.mode == gpucalc::prefill_mode::disaggregated) {
+        const double budget = replica.step.slo_ttft - replica.prefill_time;
+        const double c2_prompt = profile.prompt_p90 > 0
+                                     ? detail::scv_from_p90(profile.prompt_mean, profile.prompt_p90)
+                                     : assumptions.default_service_scv;
+        if (budget > 0.0 && replica.prefill_time > 0.0) {
+            const raw_search pool = raw_servers_for_wait(rate, replica.prefill_time, budget,
+                                                         assumptions.ttft_percentile, 0.0,
+                                                         c2_prompt, detail::largest_count);
+            out.prefill_servers = pool.found ? pool.servers : 0;
+        }
+        out.prefill_gpus = out.prefill_servers * replica.gpus;
+    }
+    out.total_gpus = out.gpus + out.prefill_gpus;
+    return out;
+}
+
 // --- inputs -----------------------------------------------------------------------------------
 
 constexpr double service_seconds = 8.0;  // a request holds a slot 8 s (prefill + 256 tokens)
@@ -143,6 +352,67 @@ std::vector<double> rates_for(std::int64_t servers) {
 }
 /// p99 wait targets, 50 ms to 1 s.
 std::vector<double> targets() { return twin::varied_real(0.05, 1.0, 20261124); }
+
+// replicas_for_rate: Llama-3-8B on one H100 SXM (bf16, 1,024-token prompts and 256-token answers
+// with p90s 2,048 and 512, p99 TTFT 500 ms and 33 ms a token, prefill stalling the batch), its
+// batch capped at 64 so a replica has 64 slots. At 64 slots: round-robin, each replica's own
+// 64-slot queue, at 0.5 to 0.95 of one replica's sustainable rate (one replica). At 4,096 slots:
+// join-shortest-queue, one central queue for R × 64 slots, at 0.93 to 0.99 of 64 replicas'
+// sustainable rate (about 64 replicas, 4,096 slots). The estimate is made once.
+constexpr std::int64_t replica_slots = 64;
+constexpr std::int64_t pooled_replicas = 64;
+
+const gpucalc::request_profile& chat_profile() {
+    static const gpucalc::request_profile p{1024, 256, 2048, 512};
+    return p;
+}
+const gpucalc::replica_capacity_estimate& h100_replica() {
+    static const gpucalc::replica_capacity_estimate e = [] {
+        gpucalc::cluster c{};
+        c.node.gpu = gpucalc::catalog::h100_sxm;
+        c.node.gpus_per_node = 1;
+        gpucalc::serving_setup setup{};
+        setup.kv_block_tokens = 16;
+        gpucalc::replica_assumptions a{};
+        a.batch_limit = replica_slots;
+        const gpucalc::serving_slo slo{gpucalc::make<gpucalc::milliseconds>(500.0),
+                                       gpucalc::make<gpucalc::milliseconds>(33.0)};
+        return gpucalc::replica_capacity(gpucalc::check(gpucalc::catalog::llama_3_8b),
+                                         gpucalc::check(c), setup, chat_profile(), slo,
+                                         gpucalc::prefill_mode::stall, a);
+    }();
+    return e;
+}
+const twin::raw_replica& h100_raw() {
+    static const twin::raw_replica r = twin::raw_from(h100_replica());
+    return r;
+}
+gpucalc::routing route_for(std::int64_t slots) {
+    return slots == replica_slots ? gpucalc::routing::round_robin
+                                  : gpucalc::routing::join_shortest_queue;
+}
+/// Request rates whose search's queue has about `slots` servers (see above).
+std::vector<double> replica_rates(std::int64_t slots) {
+    const double sustainable = h100_replica().sustainable_rate.value();
+    std::vector<double> v;
+    if (slots == replica_slots) {
+        for (double f : twin::varied_real(0.5, 0.95, 20261125)) v.push_back(f * sustainable);
+    } else {
+        for (double f : twin::varied_real(0.93, 0.99, 20261126)) {
+            v.push_back(f * static_cast<double>(pooled_replicas) * sustainable);
+        }
+    }
+    return v;
+}
+
+__attribute__((noinline)) gpucalc::replicas_estimate library_replicas(double lambda,
+                                                                      gpucalc::routing route) {
+    return gpucalc::replicas_for_rate(h100_replica(), chat_profile(), route,
+                                      gpucalc::make<gpucalc::requests_per_second>(lambda));
+}
+__attribute__((noinline)) raw_replicas twin_replicas(double lambda, gpucalc::routing route) {
+    return raw_replicas_for_rate(h100_raw(), chat_profile(), route, lambda);
+}
 
 void expect_same_queue(const gpucalc::queue_wait_estimate& lib, const raw_queue& raw) {
     twin::expect_same("offered load", lib.offered_load, raw.offered_load);
@@ -189,6 +459,42 @@ void check_twins() {
             expect_same_queue(lib.queue, raw.queue);
         }
     }
+    if (h100_replica().batch != replica_slots) {
+        std::fprintf(stderr, "the H100 replica's batch is %lld, not 64\n",
+                     static_cast<long long>(h100_replica().batch));
+        std::abort();
+    }
+    for (std::int64_t slots : {replica_slots, replica_slots * pooled_replicas}) {
+        for (double lambda : replica_rates(slots)) {
+            const gpucalc::replicas_estimate lib = library_replicas(lambda, route_for(slots));
+            const raw_replicas raw = twin_replicas(lambda, route_for(slots));
+            twin::expect_same("found", lib.found, raw.found);
+            twin::expect_same("verdict", lib.verdict, raw.verdict);
+            twin::expect_same("replicas", lib.replicas, raw.replicas);
+            twin::expect_same("gpus", lib.gpus, raw.gpus);
+            twin::expect_same("prefill servers", lib.prefill_servers, raw.prefill_servers);
+            twin::expect_same("total gpus", lib.total_gpus, raw.total_gpus);
+            twin::expect_same("utilization", lib.utilization, raw.utilization);
+            twin::expect_same("service scv", lib.service_scv, raw.service_scv);
+            twin::expect_same("slot time", lib.slot_time, raw.slot_time);
+            expect_same_queue(lib.slot_queue, raw.slot_queue);
+            twin::expect_same("prefill wait", lib.prefill_wait, raw.prefill_wait);
+            twin::expect_same("ttft", lib.time_to_first_token, raw.ttft);
+            twin::expect_same("time per token", lib.time_per_token, raw.time_per_token);
+            twin::expect_same("break rate", lib.break_rate, raw.break_rate);
+            twin::expect_same("headroom", lib.headroom, raw.headroom);
+            twin::expect_same("evaluations", lib.evaluations, raw.evaluations);
+            // About `slots` servers in the search's queue.
+            const std::int64_t servers =
+                slots == replica_slots ? replica_slots : lib.replicas * replica_slots;
+            if (!lib.found || servers < slots * 9 / 10 || servers > slots * 11 / 10) {
+                std::fprintf(stderr, "replicas_for_rate at %g/s: %lld replicas, not ~%lld slots\n",
+                             lambda, static_cast<long long>(lib.replicas),
+                             static_cast<long long>(slots));
+                std::abort();
+            }
+        }
+    }
 }
 
 template <bool Units>
@@ -226,6 +532,51 @@ void BM_servers_for_wait(benchmark::State& state) {
 }
 BENCHMARK_TEMPLATE(BM_servers_for_wait, true)->Name("servers_for_wait_units")->Arg(64)->Arg(4096);
 BENCHMARK_TEMPLATE(BM_servers_for_wait, false)->Name("servers_for_wait_raw")->Arg(64)->Arg(4096);
+
+// replicas_for_rate: plain functions named BM_<name>_units / _raw (no Arg), which
+// bench/instructions.sh finds by name. The rate changes every iteration (256 rates in turn,
+// read from memory after ClobberMemory), so nothing is hoisted out of the loop.
+template <bool Units>
+void run_replicas(benchmark::State& state, std::int64_t slots) {
+    const std::vector<double> rates = replica_rates(slots);
+    // Read through a volatile, so the compiler cannot specialize the search for one routing
+    // (GCC's libbenchmark 1.7 DoNotOptimize(T&) on a register-sized lvalue, "+m,r", garbled the
+    // rate here).
+    const volatile gpucalc::routing hidden_route = route_for(slots);
+    const gpucalc::routing route = hidden_route;
+    std::size_t i = 0;
+    for (auto _ : state) {
+        const double lambda = rates[i];  // reloaded after ClobberMemory, never constant
+        if constexpr (Units) {
+            const gpucalc::replicas_estimate e = library_replicas(lambda, route);
+            benchmark::DoNotOptimize(e.replicas);
+            benchmark::DoNotOptimize(e.break_rate.value());
+        } else {
+            const raw_replicas e = twin_replicas(lambda, route);
+            benchmark::DoNotOptimize(e.replicas);
+            benchmark::DoNotOptimize(e.break_rate);
+        }
+        benchmark::ClobberMemory();
+        i = (i + 1) & input_mask;
+    }
+    state.SetItemsProcessed(state.iterations());
+}
+void BM_replicas_for_rate_64_units(benchmark::State& state) {
+    run_replicas<true>(state, replica_slots);
+}
+void BM_replicas_for_rate_64_raw(benchmark::State& state) {
+    run_replicas<false>(state, replica_slots);
+}
+void BM_replicas_for_rate_4096_units(benchmark::State& state) {
+    run_replicas<true>(state, replica_slots * pooled_replicas);
+}
+void BM_replicas_for_rate_4096_raw(benchmark::State& state) {
+    run_replicas<false>(state, replica_slots * pooled_replicas);
+}
+BENCHMARK(BM_replicas_for_rate_64_units);
+BENCHMARK(BM_replicas_for_rate_64_raw);
+BENCHMARK(BM_replicas_for_rate_4096_units);
+BENCHMARK(BM_replicas_for_rate_4096_raw);
 
 }  // namespace
 

@@ -144,6 +144,22 @@ constexpr gpucalc::duration spot_mean_time_between_reclaims = 8.0_h;
 constexpr gpucalc::duration spot_checkpoint_time = 2.0_min;
 constexpr gpucalc::duration spot_restart_time = 15.0_min;
 
+/// The serving-capacity section: chat traffic, as docs/examples/serving_replicas.cpp sizes it.
+/// Request lengths: 1,024-token prompts and 256-token answers, p90 2,048 and 512
+/// (illustrative, not measured); the KV cache is sized at the p90s.
+constexpr std::int64_t chat_prompt = 1024;
+constexpr std::int64_t chat_output = 256;
+constexpr std::int64_t chat_prompt_p90 = 2048;
+constexpr std::int64_t chat_output_p90 = 512;
+/// The chat SLO: p99 time to first token 500 ms (the replica search's default percentile), and
+/// 33 ms per output token, about 30 tokens/s (issue 16's example; illustrative).
+constexpr gpucalc::duration chat_ttft = 500.0_ms;
+constexpr gpucalc::duration chat_tpot = 33.0_ms;
+/// Request rates sized for (illustrative).
+constexpr double chat_rates[] = {10.0, 100.0};
+/// Tokens per KV-cache block: vLLM's paged-attention default block size, 16 (Kwon et al. 2023).
+constexpr std::int64_t chat_kv_block_tokens = 16;
+
 /// The energy line: a DGX H100 at full power for a day, at the library's PUE (energy.hpp's
 /// default_pue gives its source).
 constexpr gpucalc::duration energy_time = 24.0_h;
@@ -747,6 +763,167 @@ void cost_section() {
               << gpucalc::emissions(day, cat::grid::france_2023_lifecycle) << " in France.\n\n";
 }
 
+/// One serving-capacity row's replica: a model on a GPU at a weight format; one GPU a replica,
+/// or (search_tensor) the tensor-parallel degree chosen as the section's heading says.
+struct capacity_case {
+    const gpucalc::transformer* model;
+    const gpucalc::gpu_spec* gpu;
+    gpucalc::storage_format weights;
+    const char* weights_name;
+    bool search_tensor;
+};
+
+/// One sizing at a tensor-parallel degree.
+struct capacity_choice {
+    std::int64_t tensor = 0;
+    gpucalc::replicas_estimate estimate{};
+};
+
+void serving_capacity_section() {
+    gpucalc::request_profile chat{};
+    chat.prompt_mean = chat_prompt;
+    chat.output_mean = chat_output;
+    chat.prompt_p90 = chat_prompt_p90;
+    chat.output_p90 = chat_output_p90;
+    gpucalc::serving_slo slo{};
+    slo.time_to_first_token = chat_ttft;
+    slo.time_per_output_token = chat_tpot;
+    const gpucalc::replicas_assumptions assumptions = [] {
+        gpucalc::replicas_assumptions a{};
+        a.replica.memory_headroom = headroom;
+        return a;
+    }();
+    std::cout << "== Serving capacity (serving/replicas.hpp): replicas for a request rate at a"
+                 " chat SLO, p" << 100.0 * assumptions.ttft_percentile << " time to first token "
+              << gpucalc::to_string(chat_ttft) << " and " << gpucalc::to_string(chat_tpot)
+              << " per output token ==\n\n"
+              << "Requests: " << count_text(chat_prompt) << "-token prompts and "
+              << count_text(chat_output) << "-token answers (p90 " << count_text(chat_prompt_p90)
+              << " and " << count_text(chat_output_p90) << ", the KV cache sized at the p90s;"
+                 " illustrative), Poisson arrivals, routed round-robin. Continuous batching, "
+              << kept_free_text() << ". Llama-3-8B: one GPU a replica. Llama-3-70B: of the"
+                 " tensor-parallel degrees in " << node_text() << " from the smallest that holds"
+                 " one sequence of that context, the one needing the fewest GPUs at the rate (the"
+                 " smaller on a tie). Batch: a replica's, the largest that fits and meets the time"
+                 " per token.\n"
+              << "Two modes: prefill stalls the batch on the replica, or runs on separate prefill"
+                 " GPUs (disaggregated; GPUs then read decode+prefill, the KV hand-over not"
+                 " modelled). Break: the rate at which that many replicas stop meeting the SLO."
+                 " $/M: per million output tokens at " << gpucalc::to_string(lambda_price)
+              << "* (" << lambda_price_label << "), the GPUs paid for busy or idle; the catalog"
+                 " holds no L4 price.\n\n";
+    namespace f = gpucalc::formats;
+    const capacity_case cases[] = {{&cat::llama_3_8b, &cat::h100_sxm, f::bf16, "bf16", false},
+                                   {&cat::llama_3_8b, &cat::l4, f::int4_g128, "int4", false},
+                                   {&cat::llama_3_70b, &cat::h100_sxm, f::bf16, "bf16", true}};
+    std::vector<std::vector<std::string>> rows{{"model", "GPU", "mode", "req/s", "replicas",
+                                                "batch", "GPUs", "util.", "p99 TTFT", "break",
+                                                "$/M tok"}};
+    std::string smallest_notes;
+    for (const capacity_case& k : cases) {
+        gpucalc::serving_setup setup{};
+        setup.weights = k.weights;
+        setup.kv_block_tokens = chat_kv_block_tokens;
+        gpucalc::serving_setup one = setup;
+        one.batch = 1;
+        one.context = chat_prompt_p90 + chat_output_p90;
+        one.prompt = chat_prompt_p90;
+        const gpucalc::serving_fit fit =
+            gpucalc::min_gpus_for_inference(*k.model, one, *k.gpu, headroom, gpus_per_node);
+        const std::string gpu_text = std::string(k.gpu->name) + " " + k.weights_name;
+        if (fit.outcome != gpucalc::fit_outcome::found) {
+            rows.push_back({std::string(k.model->name), gpu_text, "> 1 node"});
+            continue;
+        }
+        gpucalc::cluster node{};
+        node.node.gpu = *k.gpu;
+        node.node.gpus_per_node = static_cast<std::int32_t>(gpus_per_node);
+        const gpucalc::checked_model m = gpucalc::check(*k.model);
+        const gpucalc::checked_cluster c = gpucalc::check(node);
+        for (gpucalc::prefill_mode mode :
+             {gpucalc::prefill_mode::stall, gpucalc::prefill_mode::disaggregated}) {
+            // Each degree's replica, estimated once for both rates.
+            std::vector<std::pair<std::int64_t, gpucalc::replica_capacity_estimate>> replicas;
+            const std::int64_t largest = k.search_tensor ? gpus_per_node : fit.tensor_parallel;
+            for (std::int64_t t = fit.tensor_parallel; t <= largest; t *= 2) {
+                gpucalc::serving_setup at = setup;
+                at.parallel.tensor = t;
+                replicas.emplace_back(t, gpucalc::replica_capacity(m, c, at, chat, slo, mode,
+                                                                   assumptions.replica));
+            }
+            for (double rate : chat_rates) {
+                capacity_choice best{};
+                capacity_choice smallest{};
+                for (const auto& r : replicas) {
+                    const gpucalc::replicas_estimate e = gpucalc::replicas_for_rate(
+                        r.second, chat, gpucalc::routing::round_robin,
+                        gpucalc::make<gpucalc::requests_per_second>(rate), assumptions);
+                    if (r.first == fit.tensor_parallel) smallest = {r.first, e};
+                    if (e.found && (!best.estimate.found ||
+                                    e.total_gpus < best.estimate.total_gpus)) {
+                        best = {r.first, e};
+                    }
+                }
+                const gpucalc::replicas_estimate& e = best.estimate;
+                std::vector<std::string> row{
+                    std::string(k.model->name),
+                    best.tensor > 1 ? gpu_text + ", TP" + std::to_string(best.tensor) : gpu_text,
+                    std::string(gpucalc::to_string(mode)),
+                    count_text(static_cast<std::int64_t>(rate))};
+                if (!e.found) {
+                    row.push_back("no: " + std::string(gpucalc::to_string(
+                                               smallest.estimate.verdict)));
+                    rows.push_back(row);
+                    continue;
+                }
+                if (best.tensor != smallest.tensor && smallest.estimate.found &&
+                    mode == gpucalc::prefill_mode::stall &&
+                    rate == chat_rates[std::size(chat_rates) - 1]) {  // the largest rate
+                    char note[256];
+                    std::snprintf(note, sizeof note,
+                                  "%s on %s: TP%lld, the smallest degree that holds a sequence,"
+                                  " runs a batch of %lld and would take %s GPUs at %.0f req/s"
+                                  " (stall).\n",
+                                  k.model->name.data(), k.gpu->name.data(),
+                                  static_cast<long long>(smallest.tensor),
+                                  static_cast<long long>(smallest.estimate.replica.batch),
+                                  count_text(smallest.estimate.total_gpus).c_str(), rate);
+                    smallest_notes += note;
+                }
+                char util[16], brk[32], ttft[32];
+                std::snprintf(util, sizeof util, "%.2f", e.utilization);
+                std::snprintf(brk, sizeof brk, "%.1f/s",
+                              gpucalc::in<gpucalc::requests_per_second>(e.break_rate));
+                std::snprintf(ttft, sizeof ttft, "%.0f ms",
+                              gpucalc::in<gpucalc::milliseconds>(e.time_to_first_token));
+                row.push_back(count_text(e.replicas));
+                row.push_back(count_text(e.replica.batch));
+                row.push_back(count_text(e.gpus) + (e.prefill_gpus > 0
+                                                        ? "+" + count_text(e.prefill_gpus)
+                                                        : std::string()));
+                row.push_back(util);
+                row.push_back(ttft);
+                row.push_back(brk);
+                if (k.gpu == &cat::h100_sxm) {
+                    char cost[32];
+                    std::snprintf(cost, sizeof cost, "$%.3f*",
+                                  gpucalc::in<gpucalc::usd_per_million_tokens>(
+                                      gpucalc::replicas_cost_per_million_tokens(e, chat_output,
+                                                                                lambda_price)));
+                    row.push_back(cost);
+                } else {
+                    row.push_back("-");
+                }
+                rows.push_back(row);
+            }
+        }
+    }
+    print_table(rows);
+    std::cout << smallest_notes
+              << "* Uncertain: Lambda's H100 price, as in the cost section. The replica model,"
+                 " its assumptions and where it departs from a simulation: docs/serving.md.\n\n";
+}
+
 void units_section() {
     std::cout << "== Units at the boundaries ==\n\n";
     const gpucalc::cost_rate instance = prices::aws_p5_48xlarge_on_demand_2026;
@@ -778,6 +955,7 @@ int main() {
     throughput_section();
     scaling_section();
     cost_section();
+    serving_capacity_section();
     units_section();
     return 0;
 }

@@ -197,6 +197,14 @@ inline replicas_trial replicas_try(const replica_capacity_estimate& e, const req
     return t;
 }
 
+/// replicas_for_rate's break-rate search stops when the bracket is within this share of the
+/// rate that meets: 1e-12, far below any figure the break rate is read for (the unit tests
+/// check it to 1e-9) and above the trials' own rounding. Before the Illinois search replaced
+/// bisection it was 1e-15, reached in about 45 halvings; the search now takes 10 to 20 trials.
+inline constexpr double break_tolerance = 1e-12;
+/// The most trials the break-rate search makes (each a bisection at worst halves the bracket).
+inline constexpr int break_steps = 80;
+
 /// replicas_for_rate's rules for its other inputs. `nested`: the assumptions are another
 /// function's `assumptions.replicas`, and errors name them so.
 constexpr void check_replicas_inputs(const char* function, const request_profile& p,
@@ -251,7 +259,8 @@ constexpr std::int64_t servers_of(const replicas_estimate& e) {
 ///   slot wait delays the second).
 /// - Search: both tests fail for fewer replicas (monotone in R); R starts at ⌈λ ÷ the replica's
 ///   sustainable rate⌉ (fewer break the TPOT), gallops (R0, R0 + 1, R0 + 3, ...), then bisects.
-/// - break_rate: bisection on λ in [λ, R × sustainable rate] (80 halvings; monotone in λ).
+/// - break_rate: the root of TTFT − SLO on λ in [λ, R × sustainable rate] (monotone in λ), by
+///   the Illinois method safeguarded by bisection, to detail::break_tolerance × λ.
 /// No answer (found = false, an answer, not an exception): the replica is not feasible, or no
 /// count up to assumptions.largest_replicas meets both SLOs.
 /// Ranges: replica as replica_capacity returns it (detail::check_replica_estimate's rules for
@@ -321,13 +330,55 @@ inline replicas_estimate replicas_for_rate(const replica_capacity_estimate& repl
     // The break: R meets at λ; R × the sustainable rate breaks the TPOT (or meets, at the top).
     double lo = lambda;
     double hi = static_cast<double>(good) * replica.sustainable_rate.value();
-    if (trial(good, hi).meets) {
+    const detail::replicas_trial top = trial(good, hi);
+    if (top.meets) {
         lo = hi;
     } else {
-        constexpr int halvings = 80;
-        for (int i = 0; i < halvings && hi - lo > lo * 1e-15; ++i) {
-            const double mid = 0.5 * (lo + hi);
-            if (trial(good, mid).meets) lo = mid; else hi = mid;
+        // Below R × the sustainable rate only the TTFT can fail, and TTFT − SLO rises with λ
+        // (continuous, to +∞ where a queue turns unstable), so the break is its root: the
+        // Illinois method (Dowell and Jarratt 1971, "A modified regula falsi method for
+        // computing the root of an equation", BIT 11: regula falsi, halving the margin kept at
+        // an end that survives twice), with a bisection step whenever the far end's margin is
+        // not a number (a trial that fails before a TTFT exists) or the bracket has not halved
+        // in two steps. The bracket [lo meets, hi fails] shrinks to break_tolerance × lo; the loop
+        // runs while it is wider, so lo + nudge < hi − nudge.
+        const double slo = replica.step.slo.time_to_first_token.value();
+        // A failing trial with a TTFT within the SLO never computed one (the TPOT or a queue
+        // failed first): its margin is not usable, and is marked by +∞.
+        const auto margin = [&](const detail::replicas_trial& x) {
+            const double m = x.ttft.value() - slo;
+            return x.meets || m > 0.0 ? m : HUGE_VAL;
+        };
+        double m_lo = margin(best);
+        double m_hi = margin(top);
+        int kept = 0;            // which end the last step kept: −1 lo, +1 hi
+        double width_before = hi - lo;  // the bracket two steps ago
+        double width_last = hi - lo;
+        for (int i = 0; i < detail::break_steps && hi - lo > lo * detail::break_tolerance; ++i) {
+            double mid = 0.5 * (lo + hi);
+            const bool slow = hi - lo > 0.5 * width_before;
+            if (!slow && m_hi < HUGE_VAL && m_hi > m_lo) {
+                // Never nearer an end than half the tolerance (Brent 1973, "Algorithms for
+                // Minimization without Derivatives", ch. 4: the minimum step), so an end already
+                // at the root within rounding does not stall the other.
+                const double nudge = 0.5 * detail::break_tolerance * lo;
+                const double x = lo - m_lo * (hi - lo) / (m_hi - m_lo);
+                mid = x < lo + nudge ? lo + nudge : x > hi - nudge ? hi - nudge : x;
+            }
+            width_before = width_last;
+            width_last = hi - lo;
+            const detail::replicas_trial probe = trial(good, mid);
+            if (probe.meets) {
+                lo = mid;
+                m_lo = margin(probe);
+                if (kept == 1) m_hi *= 0.5;  // hi kept twice: Illinois
+                kept = 1;
+            } else {
+                hi = mid;
+                m_hi = margin(probe);
+                if (kept == -1) m_lo *= 0.5;
+                kept = -1;
+            }
         }
     }
     out.break_rate = make<requests_per_second>(lo);
