@@ -293,6 +293,7 @@ TEST_CASE("right_size: every answer finite at the edges") {
     const right_size_recommendation r = right_size(m);
     CHECK(r.action == right_size_action::more_replicas);
     CHECK(r.replicas == std::int64_t{1} << 40);
+    CHECK(r.at_largest);
     CHECK(std::isfinite(r.utilization_after));
     CHECK(std::isfinite(r.gpus_after));
 }

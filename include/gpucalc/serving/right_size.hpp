@@ -10,6 +10,7 @@
 
 #include "../detail/checks.hpp"
 #include "../hardware/device.hpp"
+#include "../memory/fit.hpp"
 #include "../units.hpp"
 
 namespace gpucalc {
@@ -133,6 +134,9 @@ struct right_size_recommendation {
     bool queue_growing = false;     ///< queue_growth > queue_growth_above
     double batch_fill = 0.0;        ///< running_batch ÷ batch_limit; 0 when the limit is unknown
     std::int64_t replicas = 0;      ///< the replica count to run (the current one when unchanged)
+    /// The replica target reached 2^40, the most a count holds: more_replicas may then leave
+    /// the count where it is, and the fleet needs more than the answer can say.
+    bool at_largest = false;
     bool has_profile = false;       ///< a MIG profile was chosen (smaller_gpu_or_mig_slice)
     mig_profile profile{};          ///< that profile; empty when has_profile is false
     /// The utilization expected at the target (derived: the busy time scales with the load per
@@ -214,8 +218,8 @@ inline void check(const deployment_measurements& m, const right_size_assumptions
 /// The fewest replicas that bring a fleet of `replicas` at utilization `u` to `target` when
 /// `scale` times the load it serves now must be served (derived: the busy time is proportional
 /// to the load a replica serves), at least `floor`, at most 2^40.
-GPUCALC_DETAIL_INLINE double replicas_for_target(std::int64_t replicas, double u, double scale,
-                                                 double target, std::int64_t floor) {
+inline double replicas_for_target(std::int64_t replicas, double u, double scale,
+                                double target, std::int64_t floor) {
     const double r = std::ceil(static_cast<double>(replicas) * u * scale / target);
     const double at_least = r > static_cast<double>(floor) ? r : static_cast<double>(floor);
     const double cap = static_cast<double>(largest_count);
@@ -241,8 +245,8 @@ GPUCALC_DETAIL_INLINE double replicas_for_target(std::int64_t replicas, double u
 ///    reconfiguration):
 ///    - a MIG slice (one-GPU replicas on a GPU with MIG profiles only: MIG instances have no
 ///      peer-to-peer path between them, NVIDIA MIG user guide): the profile with the fewest
-///      compute slices s (then the least memory) whose memory × (1 − memory_headroom) holds the
-///      peak memory and where u × 7 ÷ s <= target_utilization; frees R × (1 − s ÷ 7) GPUs;
+///      compute slices s (then the least memory) whose memory the peak fits with
+///      memory_headroom kept free (fits()'s test; smallest_mig_profile orders by memory alone) and where u × 7 ÷ s <= target_utilization; frees R × (1 − s ÷ 7) GPUs;
 ///    - fewer replicas: ceil(R × u ÷ target_utilization), at least replicas_needed and 1; frees
 ///      the difference × gpus_per_replica.
 ///    Neither frees anything: smaller_gpu_or_mig_slice with no profile
@@ -278,6 +282,7 @@ inline right_size_recommendation right_size(const deployment_measurements& measu
     };
     const auto set_replicas = [&](double r) {
         out.replicas = static_cast<std::int64_t>(r);
+        out.at_largest = out.replicas == detail::largest_count;
         out.gpus_after = r * gpus_per_replica;
         out.utilization_after = m.utilization * out.gpus_before / out.gpus_after;
     };
@@ -327,7 +332,9 @@ inline right_size_recommendation right_size(const deployment_measurements& measu
         for (std::int32_t i = 0; i < m.gpu.mig_count; ++i) {
             const mig_profile& p = m.gpu.mig[i];
             const double share = static_cast<double>(p.compute_slices) / detail::mig_compute_slices;
-            const bool holds = m.peak_memory_per_gpu <= (1.0 - a.memory_headroom) * p.memory;
+            // fits()'s test: the peak within (1 − headroom) of the slice's memory.
+            const bool holds =
+                detail::verdict_unchecked(m.peak_memory_per_gpu, p.memory, a.memory_headroom).ok;
             const bool keeps_up = m.utilization / share <= a.target_utilization;
             if (!(holds && keeps_up)) continue;
             if (best == nullptr || p.compute_slices < best->compute_slices ||
