@@ -205,6 +205,8 @@ TEST_CASE("right_size: precedence") {
     CHECK(k.rule == right_size_rule::none);
     CHECK(k.replicas == 4);
     CHECK(k.utilization_after == doctest::Approx(0.40));
+    CHECK(k.measured == doctest::Approx(0.40));
+    CHECK(k.threshold == doctest::Approx(0.40));
 }
 
 TEST_CASE("right_size: every answer finite at the edges") {

@@ -123,8 +123,9 @@ struct right_size_assumptions {
 };
 
 /// right_size's answer: the action, the rule that fired, the value it compared and its
-/// threshold, and the target. measured and threshold are utilizations, except for
-/// queue_growing_batch_not_full, where they are the batch fill and batch_full_at.
+/// threshold, and the target. measured and threshold are the utilization and the threshold it
+/// crossed (for queue_growing, busy_above, which it is below; for keep, over_provisioned_below),
+/// except for queue_growing_batch_not_full, where they are the batch fill and batch_full_at.
 struct right_size_recommendation {
     right_size_action action = right_size_action::keep;
     right_size_rule rule = right_size_rule::none;
@@ -236,7 +237,8 @@ inline double replicas_for_target(std::int64_t replicas, double u, double scale,
 ///    b. else the batch limit is known and running_batch ÷ batch_limit < batch_full_at:
 ///       better_batching (queue_growing_batch_not_full): the GPUs have room and requests wait;
 ///    c. else utilization < over_provisioned_below: better_batching (queue_growing_gpu_idle): the
-///       GPUs idle while requests wait, so the scheduler or the batch limit holds them back;
+///       GPUs idle while requests wait, so the scheduler holds them back or the batch limit,
+///       reached, is too small;
 ///    d. else more_replicas (queue_growing).
 ///    more_replicas' target: ceil(R × u × g ÷ target_utilization), g = λ ÷ (λ − growth) when the
 ///    arrival rate λ is known (else 1), at least R + 1 and replicas_needed.
@@ -317,7 +319,9 @@ inline right_size_recommendation right_size(const deployment_measurements& measu
         out.utilization_after *= shortfall;
         return out;
     }
-    if (!(m.utilization < a.over_provisioned_below)) return out;  // keep
+    out.measured = m.utilization;  // keep's: the utilization, not below the line
+    out.threshold = a.over_provisioned_below;
+    if (!(m.utilization < a.over_provisioned_below)) return out;
     // Fewer replicas.
     const double fewer = detail::replicas_for_target(
         m.replicas, m.utilization, 1.0, a.target_utilization,
