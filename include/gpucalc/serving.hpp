@@ -3,7 +3,8 @@
 // slots (Erlang B and C, the M/M/c and approximate M/G/c waits, the fewest servers for a wait),
 // the fewest replicas for a request rate at a TTFT and TPOT SLO, with its cost per token; cold
 // starts and warm replicas for a ramp; a day's demand curve always on, autoscaled or serverless,
-// with its reserved base load; and batch inference on demand or on spot
+// with its reserved base load; batch inference on demand or on spot; and right-sizing a running
+// deployment from its measured utilization, memory and queue trend
 #pragma once
 
 #include "serving/batch.hpp"
@@ -13,3 +14,4 @@
 #include "serving/load.hpp"
 #include "serving/queueing.hpp"
 #include "serving/replicas.hpp"
+#include "serving/right_size.hpp"
