@@ -12,6 +12,7 @@
 #include "serving/cold_start.hpp"
 #include "serving/demand.hpp"
 #include "serving/fleet.hpp"
+#include "serving/fleet_search.hpp"
 #include "serving/load.hpp"
 #include "serving/queueing.hpp"
 #include "serving/replicas.hpp"
