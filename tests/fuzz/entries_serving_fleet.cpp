@@ -145,9 +145,11 @@ inline void inspect(inspector& i, const gpucalc::fleet_choice& c) {
     i.amount("per_million", c.per_million);
     for (std::size_t g = 0; g < gpucalc::fleet_type_limit; ++g) {
         i.amount("load", c.load[g]);
+        // ⌈load⌉, at least one replica for any load and none for none.
+        const double r = static_cast<double>(c.replicas[g]);
         i.invariant("replicas carry the load",
-                    static_cast<double>(c.replicas[g]) >= c.load[g] - 1e-9 &&
-                        static_cast<double>(c.replicas[g]) < c.load[g] + 1.0);
+                    r >= c.load[g] - 1e-9 && (c.load[g] > 0.0 ? r >= 1.0 : r == 0.0) &&
+                        (r < c.load[g] + 1.0 || r == 1.0));
     }
 }
 

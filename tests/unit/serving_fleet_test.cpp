@@ -10,6 +10,7 @@
 #include <doctest/doctest.h>
 
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <random>
 
@@ -193,4 +194,55 @@ TEST_CASE("plan_fleet on catalog GPUs: an infeasible type is skipped, a mix can 
     CHECK(p.mixed_beats_single);
     CHECK(p.cheapest.hourly <= p.best_single.hourly);
     CHECK(p.cheapest.replicas[0] == 0);
+}
+
+TEST_CASE("limits: any traffic needs a replica; a type beyond largest_replicas is no fleet") {
+    fleet_table t = toy();
+    t.rate = make<requests_per_second>(1e-6);
+    const fleet_plan p = cheapest_fleet(t);
+    REQUIRE(p.found);
+    CHECK(p.cheapest.total_gpus == 1);  // one small replica carries both buckets' trickle
+    CHECK(p.cheapest.bucket_type[0] == 0);
+    CHECK(p.cheapest.bucket_type[1] == 0);
+    // λ = 100/s needs 5 + 5 replicas mixed, 8 large alone: with at most 4 replicas a type, no
+    // assignment fits.
+    fleet_assumptions a{};
+    a.replicas.largest_replicas = 4;
+    const fleet_plan q = cheapest_fleet(toy(), a);
+    CHECK_FALSE(q.found);
+    CHECK(q.verdict == fleet_verdict::above_largest);
+    // At most 5: the mix fits, no single type does.
+    a.replicas.largest_replicas = 5;
+    const fleet_plan r = cheapest_fleet(toy(), a);
+    REQUIRE(r.found);
+    CHECK_FALSE(r.best_single.found);
+    CHECK(in<usd_per_hour>(r.cheapest.hourly) == approx(20.0, 1e-12));
+}
+
+TEST_CASE("Mélange's direction: a small GPU's cost efficiency falls against a large one's as "
+          "requests grow") {
+    // Griggs et al. 2024 (abstract; the request-size analysis): request size decides which GPU
+    // type is the most cost-efficient, small GPUs faring best on small requests. Checked here
+    // as a direction only (no published figure is reproduced): one replica's requests/s per $
+    // of GPU-hour price, L4 over H100, falls from bucket to bucket as prompts and answers grow.
+    // The prices are example inputs; the ratio's direction does not depend on them.
+    const std::array<fleet_gpu_type, 2> types{{
+        {"L4", one(cat::l4), serving_setup{}, make<usd_per_gpu_hour>(1.0)},
+        {"H100", one(cat::h100_sxm), serving_setup{}, make<usd_per_gpu_hour>(1.0)},
+    }};
+    const std::array<fleet_bucket, 3> buckets{{{{128, 64, 0, 0}, 0.5},
+                                               {{512, 256, 0, 0}, 0.3},
+                                               {{2048, 512, 0, 0}, 0.2}}};
+    const serving_slo slo{make<milliseconds>(1000.0), make<milliseconds>(100.0)};
+    const fleet_plan p = plan_fleet(cat::llama_3_8b, types, buckets,
+                                    make<requests_per_second>(1.0), slo, prefill_mode::chunked,
+                                    routing::round_robin);
+    REQUIRE(p.found);
+    double previous = HUGE_VAL;
+    for (std::size_t b = 0; b < buckets.size(); ++b) {
+        REQUIRE(p.table.replica_rate[0][b].value() > 0.0);
+        const double ratio = p.table.replica_rate[0][b] / p.table.replica_rate[1][b];
+        CHECK(ratio < previous);
+        previous = ratio;
+    }
 }
