@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <iterator>
+#include <string_view>
 
 #include "../cost/prices.hpp"
 #include "../detail/checks.hpp"
@@ -17,13 +18,25 @@
 
 namespace gpucalc {
 
+/// One candidate GPU type: replicas of `setup`'s layout (tensor × pipeline GPUs) on `hardware`'s
+/// GPU, paid `price` per GPU-hour. `name` is echoed for the caller's output, never read.
+/// Ranges: hardware as check(cluster) says; setup as replica_capacity says; price in
+/// [1e-30, $1e9/GPU·h] in base units.
+struct fleet_gpu_type {
+    std::string_view name{};
+    cluster hardware{};
+    serving_setup setup{};
+    gpu_price price{};
+};
+
 namespace detail {
 
 /// The largest rate one replica serves alone at the SLO: replicas_for_rate at a probe rate far
 /// below the replica's sustainable rate (fleet_probe_share of it) needs one replica, and its
 /// break_rate is then the answer (divided by the replicas, should more be needed); 0 when
 /// replicas_for_rate finds none (the replica is infeasible, or its TTFT floor plus the queues
-/// misses the SLO at any rate).
+/// misses the SLO at any rate). 1e-6: at that load the queues' waits are a millionth of
+/// their scale, far below any SLO, and the probe stays far above the 1e-30 requests/s floor.
 inline constexpr double fleet_probe_share = 1e-6;
 
 inline request_rate fleet_replica_rate(const replica_capacity_estimate& e,

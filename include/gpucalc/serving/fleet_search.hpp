@@ -25,17 +25,6 @@ namespace gpucalc {
 inline constexpr std::size_t fleet_type_limit = 8;
 inline constexpr std::size_t fleet_bucket_limit = 16;
 
-/// One candidate GPU type: replicas of `setup`'s layout (tensor × pipeline GPUs) on `hardware`'s
-/// GPU, paid `price` per GPU-hour. `name` is echoed for the caller's output, never read.
-/// Ranges: hardware as check(cluster) says; setup as replica_capacity says; price in
-/// [1e-30, $1e9/GPU·h] in base units.
-struct fleet_gpu_type {
-    std::string_view name{};
-    cluster hardware{};
-    serving_setup setup{};
-    gpu_price price{};
-};
-
 /// One request-size bucket: its lengths and its share of the requests.
 /// Ranges: profile as request_profile says; share in [0, 1] (the shares sum to 1 within
 /// fleet_assumptions::share_tolerance).
