@@ -159,6 +159,19 @@ constexpr gpucalc::duration chat_tpot = 33.0_ms;
 constexpr double chat_rates[] = {10.0, 100.0};
 /// Tokens per KV-cache block: vLLM's paged-attention default block size, 16 (Kwon et al. 2023).
 constexpr std::int64_t chat_kv_block_tokens = 16;
+/// The mixed-fleet rows (serving/fleet.hpp): the chat SLO over a mix of four request sizes, as
+/// docs/examples/serving_mixed_fleet.cpp has it (prompt, answer, their p90s, share; illustrative).
+struct fleet_mix_bucket {
+    std::int64_t prompt, output, prompt_p90, output_p90;
+    double share;
+};
+constexpr fleet_mix_bucket fleet_mix[] = {{128, 64, 256, 128, 0.4},
+                                          {512, 256, 1024, 512, 0.3},
+                                          {2048, 512, 4096, 1024, 0.2},
+                                          {8192, 512, 12288, 1024, 0.1}};
+/// An L4's price per GPU-hour: illustrative (about a single-L4 cloud VM's on-demand price; the
+/// catalog holds none).
+constexpr gpucalc::gpu_price l4_example_price = gpucalc::make<gpucalc::usd_per_gpu_hour>(0.70);
 
 /// The energy line: a DGX H100 at full power for a day, at the library's PUE (energy.hpp's
 /// default_pue gives its source).
@@ -924,6 +937,96 @@ void serving_capacity_section() {
                  " its assumptions and where it departs from a simulation: docs/serving.md.\n\n";
 }
 
+/// The mixed-fleet rows: the cheapest mix of L4 (int4), A100 40 GB and H100 for Llama-3-8B over
+/// a request-size mix, at the chat SLO and rates, against the best single type.
+void mixed_fleet_section() {
+    gpucalc::serving_slo slo{};
+    slo.time_to_first_token = chat_ttft;
+    slo.time_per_output_token = chat_tpot;
+    gpucalc::fleet_assumptions assumptions{};
+    assumptions.replicas.replica.memory_headroom = headroom;
+    gpucalc::serving_setup bf16{};
+    bf16.kv_block_tokens = chat_kv_block_tokens;
+    gpucalc::serving_setup int4 = bf16;
+    int4.weights = gpucalc::formats::int4_g128;
+    const auto one = [](const gpucalc::gpu_spec& g) {
+        gpucalc::cluster c{};
+        c.node.gpu = g;
+        c.node.gpus_per_node = 1;
+        return c;
+    };
+    const gpucalc::fleet_gpu_type types[] = {
+        {"L4", one(cat::l4), int4, l4_example_price},
+        {"A100", one(cat::a100_40gb_sxm), bf16, prices::lambda_a100_40gb_on_demand_2026},
+        {"H100", one(cat::h100_sxm), bf16, lambda_price}};
+    std::vector<gpucalc::fleet_bucket> buckets;
+    std::string mix;
+    for (const fleet_mix_bucket& b : fleet_mix) {
+        buckets.push_back({{b.prompt, b.output, b.prompt_p90, b.output_p90}, b.share});
+        mix += (mix.empty() ? "" : ", ") + percent_text(b.share) + " " + count_text(b.prompt) +
+               "+" + count_text(b.output);
+    }
+    std::cout << "== Mixed fleet (serving/fleet.hpp): Llama-3-8B at the chat SLO over a mix of"
+                 " request sizes, the cheapest mix of L4 (int4), A100 40 GB and H100 against the"
+                 " best single type ==\n\n"
+              << "Requests (share, prompt+answer tokens; p90s twice the means, 1.5 times for the"
+                 " longest prompts; illustrative): " << mix << ". Each size goes to one GPU type;"
+                 " a type runs the replicas its summed load fractions need (Griggs et al. 2024,"
+                 " Mélange). One GPU a replica. Prices: L4 " << gpucalc::to_string(l4_example_price)
+              << " (illustrative), A100 "
+              << gpucalc::to_string(prices::lambda_a100_40gb_on_demand_2026)
+              << "* (Lambda, 2026), H100 " << gpucalc::to_string(lambda_price) << "* ("
+              << lambda_price_label << "). Buckets: the type serving each size, shortest first.\n\n";
+    std::vector<std::vector<std::string>> rows{
+        {"mode", "req/s", "cheapest fleet", "buckets", "$/h", "$/M tok", "best single", "$/h",
+         "saving"}};
+    const gpucalc::checked_model m = gpucalc::check(cat::llama_3_8b);
+    const auto fleet_text = [&](const gpucalc::fleet_choice& c) {
+        std::string text;
+        for (std::size_t g = 0; g < std::size(types); ++g) {
+            if (c.replicas[g] == 0) continue;
+            text += (text.empty() ? "" : " + ") + count_text(c.replicas[g]) + " " +
+                    std::string(types[g].name);
+        }
+        return text;
+    };
+    for (gpucalc::prefill_mode mode : {gpucalc::prefill_mode::stall, gpucalc::prefill_mode::chunked}) {
+        for (double rate : chat_rates) {
+            const gpucalc::fleet_plan p = gpucalc::plan_fleet(
+                m, types, buckets, gpucalc::make<gpucalc::requests_per_second>(rate), slo, mode,
+                gpucalc::routing::round_robin, assumptions);
+            std::vector<std::string> row{std::string(gpucalc::to_string(mode)),
+                                         count_text(static_cast<std::int64_t>(rate))};
+            if (!p.found) {
+                row.push_back("no: " + std::string(gpucalc::to_string(p.verdict)));
+                rows.push_back(row);
+                continue;
+            }
+            std::string map;
+            for (std::size_t b = 0; b < buckets.size(); ++b) {
+                map += std::string(types[p.cheapest.bucket_type[b]].name).substr(0, 1);
+            }
+            char hourly[32], per_m[32], single[32], saving[48];
+            std::snprintf(hourly, sizeof hourly, "$%.2f",
+                          gpucalc::in<gpucalc::usd_per_hour>(p.cheapest.hourly));
+            std::snprintf(per_m, sizeof per_m, "$%.3f",
+                          gpucalc::in<gpucalc::usd_per_million_tokens>(p.cheapest.per_million));
+            std::snprintf(single, sizeof single, "$%.2f",
+                          gpucalc::in<gpucalc::usd_per_hour>(p.best_single.hourly));
+            std::snprintf(saving, sizeof saving, "$%.2f/h (%s)",
+                          gpucalc::in<gpucalc::usd_per_hour>(p.saving),
+                          percent_text(p.saving_share).c_str());
+            row.insert(row.end(), {fleet_text(p.cheapest), map, hourly, per_m,
+                                   fleet_text(p.best_single), single, saving});
+            rows.push_back(row);
+        }
+    }
+    print_table(rows);
+    std::cout << "* Uncertain: Lambda's prices, as in the cost section (the A100's and the H100's"
+                 " are not from one price list). The method, its assumptions and an example at"
+                 " more rates: docs/serving.md, \"Mixed GPU fleets\".\n\n";
+}
+
 void units_section() {
     std::cout << "== Units at the boundaries ==\n\n";
     const gpucalc::cost_rate instance = prices::aws_p5_48xlarge_on_demand_2026;
@@ -956,6 +1059,7 @@ int main() {
     scaling_section();
     cost_section();
     serving_capacity_section();
+    mixed_fleet_section();
     units_section();
     return 0;
 }

@@ -3,14 +3,17 @@
 // slots (Erlang B and C, the M/M/c and approximate M/G/c waits, the fewest servers for a wait),
 // the fewest replicas for a request rate at a TTFT and TPOT SLO, with its cost per token; cold
 // starts and warm replicas for a ramp; a day's demand curve always on, autoscaled or serverless,
-// with its reserved base load; batch inference on demand or on spot; and right-sizing a running
-// deployment from its measured utilization, memory and queue trend
+// with its reserved base load; batch inference on demand or on spot; right-sizing a running
+// deployment from its measured utilization, memory and queue trend; and the cheapest mix of GPU
+// types for a mix of request sizes
 #pragma once
 
 #include "serving/batch.hpp"
 #include "serving/capacity.hpp"
 #include "serving/cold_start.hpp"
 #include "serving/demand.hpp"
+#include "serving/fleet.hpp"
+#include "serving/fleet_search.hpp"
 #include "serving/load.hpp"
 #include "serving/queueing.hpp"
 #include "serving/replicas.hpp"

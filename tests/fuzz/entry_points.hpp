@@ -26,6 +26,7 @@ void register_serving_capacity(registry& r);  // serving: one replica's capacity
 void register_serving_replicas(registry& r);  // serving: replicas for a rate, their cost per token
 void register_serving_demand(registry& r);  // serving: cold starts, ramps, a day's demand, batch
 void register_serving_right_size(registry& r);  // serving: right-sizing from measurements
+void register_serving_fleet(registry& r);  // serving: the cheapest mix of GPU types
 
 /// Adds `to_string` of enum E, drawn from its `count` enumerators or a hostile value, at a
 /// small share of the calls: every module's enums join the table this way.
@@ -55,6 +56,7 @@ inline registry all_entry_points() {
     register_serving_replicas(r);
     register_serving_demand(r);
     register_serving_right_size(r);
+    register_serving_fleet(r);
     return r;
 }
 

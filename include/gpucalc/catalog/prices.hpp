@@ -26,6 +26,12 @@ inline constexpr cost_rate aws_p5_48xlarge_on_demand_2026 = make<usd_per_hour>(5
 /// October 2026 show $3.99 per GPU-hour for the 8-GPU instance: $2.49–$3.99.
 inline constexpr gpu_price lambda_h100_on_demand_2026 = make<usd_per_gpu_hour>(2.99);
 
+/// Lambda on-demand A100 SXM 40 GB, per GPU-hour, in its 8-GPU instance: $1.99 (lambda.ai
+/// instances page, as copies of it read on 2026-09-20 and 2026-11-09 record it). Uncertain:
+/// the same copies list the 8-GPU H100 SXM at $3.99, above lambda_h100_on_demand_2026's $2.99,
+/// so the two catalog prices are not one day's price list.
+inline constexpr gpu_price lambda_a100_40gb_on_demand_2026 = make<usd_per_gpu_hour>(1.99);
+
 /// NVIDIA DGX H100 purchase price, May 2023 (SemiAnalysis, via Epoch AI's training-cost-trends
 /// notebook): ~$270,000. Uncertain: $200k–$400k by configuration, support and date.
 inline constexpr money dgx_h100_2023 = make<usd>(270000.0);
