@@ -13,3 +13,4 @@
 #include "serving/load.hpp"
 #include "serving/queueing.hpp"
 #include "serving/replicas.hpp"
+#include "serving/items.hpp"
