@@ -25,6 +25,7 @@ void register_serving_queueing(registry& r);  // serving: Erlang B and C, waits,
 void register_serving_capacity(registry& r);  // serving: one replica's capacity, the load model
 void register_serving_replicas(registry& r);  // serving: replicas for a rate, their cost per token
 void register_serving_demand(registry& r);  // serving: cold starts, ramps, a day's demand, batch
+void register_items(registry& r);  // workloads that are not transformers: roofline, memory, serving
 
 /// Adds `to_string` of enum E, drawn from its `count` enumerators or a hostile value, at a
 /// small share of the calls: every module's enums join the table this way.
@@ -53,6 +54,7 @@ inline registry all_entry_points() {
     register_serving_capacity(r);
     register_serving_replicas(r);
     register_serving_demand(r);
+    register_items(r);
     return r;
 }
 

@@ -212,7 +212,11 @@ inline item_gpu_plan item_plan_at(const item_service& s, const request_rate& rat
     target.percentile_wait = wait_budget;
     target.percentile = a.percentile;
     const std::int64_t most_slots = (largest_count / s.batch) * s.batch;
-    const server_search q = servers_for_wait(rate, s.time, target, a.service_scv, most_slots);
+    // A service time below the queue's input range (1e-30 s, from extreme FLOP and byte
+    // counts) is taken as 1e-30 s: rounded up, so the answer errs towards more GPUs.
+    const duration service = s.time.value() < smallest_input
+                                 ? duration::from_value(smallest_input) : s.time;
+    const server_search q = servers_for_wait(rate, service, target, a.service_scv, most_slots);
     if (!q.found) {
         p.verdict = item_verdict::no_gpu_count;
         return p;
