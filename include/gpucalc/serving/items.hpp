@@ -66,9 +66,9 @@ struct item_serving_assumptions {
     /// inputs vary (C_s² = variance ÷ mean²).
     double service_scv = 0.0;
     double percentile = 0.99;  ///< the latency target is for this percentile
-    /// The largest batch the roofline plan tries: 1,024, above the batches image classifiers
-    /// are served at (the MLPerf Inference offline scenario's submissions sit at 32–2,048).
-    /// Uncertain; at most 2^20.
+    /// The largest batch the roofline plan tries: 1,024, a planning cap (uncertain: a
+    /// latency-bound service rarely gains past a few hundred items per batch; raise it for
+    /// offline throughput). At most 2^20.
     std::int64_t batch_limit = 1024;
     /// Carry a measurement to a GPU other than the one it was taken on by the roofline ratio.
     /// Off, a measurement is used only on its own device (the roofline elsewhere).
