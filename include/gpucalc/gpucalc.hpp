@@ -6,6 +6,7 @@
 #include "catalog/links.hpp"
 #include "catalog/models.hpp"
 #include "catalog/prices.hpp"
+#include "catalog/workloads.hpp"
 #include "cost.hpp"
 #include "error.hpp"
 #include "format.hpp"

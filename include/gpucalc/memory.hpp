@@ -7,3 +7,4 @@
 #include "memory/inference.hpp"
 #include "memory/overhead.hpp"
 #include "memory/training.hpp"
+#include "memory/item.hpp"

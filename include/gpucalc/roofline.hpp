@@ -8,3 +8,4 @@
 #include "roofline/measured.hpp"
 #include "roofline/op.hpp"
 #include "roofline/training.hpp"
+#include "roofline/item.hpp"

@@ -4,8 +4,8 @@
 // the fewest replicas for a request rate at a TTFT and TPOT SLO, with its cost per token; cold
 // starts and warm replicas for a ramp; a day's demand curve always on, autoscaled or serverless,
 // with its reserved base load; batch inference on demand or on spot; right-sizing a running
-// deployment from its measured utilization, memory and queue trend; and the cheapest mix of GPU
-// types for a mix of request sizes
+// deployment from its measured utilization, memory and queue trend; the cheapest mix of GPU
+// types for a mix of request sizes; and serving workloads that are not transformers (items)
 #pragma once
 
 #include "serving/batch.hpp"
@@ -14,6 +14,7 @@
 #include "serving/demand.hpp"
 #include "serving/fleet.hpp"
 #include "serving/fleet_search.hpp"
+#include "serving/items.hpp"
 #include "serving/load.hpp"
 #include "serving/queueing.hpp"
 #include "serving/replicas.hpp"

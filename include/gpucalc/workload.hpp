@@ -12,6 +12,7 @@
 #include "parallelism.hpp"
 #include "precision.hpp"
 #include "units.hpp"
+#include "workload/item.hpp"
 
 namespace gpucalc {
 

@@ -27,6 +27,7 @@ void register_serving_replicas(registry& r);  // serving: replicas for a rate, t
 void register_serving_demand(registry& r);  // serving: cold starts, ramps, a day's demand, batch
 void register_serving_right_size(registry& r);  // serving: right-sizing from measurements
 void register_serving_fleet(registry& r);  // serving: the cheapest mix of GPU types
+void register_items(registry& r);  // workloads that are not transformers: roofline, memory, serving
 
 /// Adds `to_string` of enum E, drawn from its `count` enumerators or a hostile value, at a
 /// small share of the calls: every module's enums join the table this way.
@@ -57,6 +58,7 @@ inline registry all_entry_points() {
     register_serving_demand(r);
     register_serving_right_size(r);
     register_serving_fleet(r);
+    register_items(r);
     return r;
 }
 
