@@ -17,7 +17,7 @@ struct enum_traits<gpucalc::right_size_action> {
 template <>
 struct enum_traits<gpucalc::right_size_rule> {
     static constexpr const char* name = "gpucalc::right_size_rule";
-    static constexpr int count = 8;
+    static constexpr int count = 9;
 };
 #define FUZZ_FIELD(m) f(#m, a.m, b.m)
 template <class F>
@@ -90,7 +90,7 @@ inline gpucalc::right_size_assumptions right_size_assumptions(generator& g) {
 inline void inspect(inspector& i, const gpucalc::right_size_recommendation& r) {
     using gpucalc::right_size_action;
     i.enumeration("action", r.action, 5);
-    i.enumeration("rule", r.rule, 8);
+    i.enumeration("rule", r.rule, 9);
     i.amount("measured", r.measured);
     i.amount("threshold", r.threshold);
     i.finite("queue_growth", r.queue_growth);
@@ -124,7 +124,7 @@ inline void inspect(inspector& i, const gpucalc::right_size_recommendation& r) {
 void register_serving_right_size(registry& r) {
     using namespace gpucalc;
     add_enum_to_string<right_size_action>(r, "to_string(right_size_action)", 5);
-    add_enum_to_string<right_size_rule>(r, "to_string(right_size_rule)", 8);
+    add_enum_to_string<right_size_rule>(r, "to_string(right_size_rule)", 9);
     add(r, "right_size", "right_size", "gpucalc::right_size({0}, {1})",
         [](generator& g) {
             return std::tuple{draw::deployment(g), draw::right_size_assumptions(g)};

@@ -81,7 +81,9 @@ TEST_CASE("right_size: bad input is invalid_input naming the field") {
                              m = growing(m, 3600);  // 1 request/s
                              m.arrival_rate = make<requests_per_second>(0.5);
                          })),
-                         doctest::Contains("right_size: measured.arrival_rate = 0.5"),
+                         doctest::Contains("right_size: measured.arrival_rate = 0.5 requests/s "
+                                           "must exceed the queue's growth (queue_at_end − "
+                                           "queue_at_start) ÷ window = 1 requests/s"),
                          invalid_input);
     right_size_assumptions a{};
     a.over_provisioned_below = 0.0;
@@ -91,12 +93,13 @@ TEST_CASE("right_size: bad input is invalid_input naming the field") {
     a.target_utilization = 0.9;
     CHECK_THROWS_WITH_AS(right_size(good, a),
                          doctest::Contains("assumptions.target_utilization = 0.9 must be <= "
-                                           "assumptions.busy_above"),
+                                           "assumptions.busy_above = 0.8"),
                          invalid_input);
     a = {};
     a.target_utilization = 0.3;
     CHECK_THROWS_WITH_AS(right_size(good, a),
-                         doctest::Contains("must be >= assumptions.over_provisioned_below"),
+                         doctest::Contains("right_size: assumptions.target_utilization = 0.3 must "
+                                           "be >= assumptions.over_provisioned_below = 0.4"),
                          invalid_input);
     a = {};
     a.memory_headroom = 1.0;

@@ -45,7 +45,8 @@ TEST_CASE("right_size: names") {
 
 TEST_CASE("right_size: an H100 at 25 % holding 20 GB moves to a 3g.40gb slice") {
     // 20 GB = 18.6 GiB needs 20.7 GiB at 90 %: 1g.20gb and 2g.20gb (19.625 GiB) are too small;
-    // 0.25 × 7 ÷ 3 = 0.583 <= 0.60, while 2 slices would run at 0.875.
+    // 3g.40gb's share is min(3/7 of the compute, 40/80 of the memory) = 3/7: 0.25 × 7 ÷ 3 =
+    // 0.583 <= 0.60, while 2 slices would run at 0.875. Two 3g slices fit a GPU: half a GPU.
     const right_size_recommendation r = right_size(on(cat::h100_sxm, 1, 0.25, 20.0_GB));
     CHECK(r.action == right_size_action::smaller_gpu_or_mig_slice);
     CHECK(r.rule == right_size_rule::over_provisioned_mig);
@@ -56,7 +57,7 @@ TEST_CASE("right_size: an H100 at 25 % holding 20 GB moves to a 3g.40gb slice") 
     CHECK(r.replicas == 1);
     CHECK(r.utilization_after == doctest::Approx(0.25 * 7.0 / 3.0));
     CHECK(r.gpus_before == doctest::Approx(1.0));
-    CHECK(r.gpus_after == doctest::Approx(3.0 / 7.0));
+    CHECK(r.gpus_after == doctest::Approx(0.5));
     CHECK_FALSE(r.queue_growing);
 }
 
@@ -66,15 +67,23 @@ TEST_CASE("right_size: the smallest slice that holds memory and compute") {
     right_size_recommendation r = right_size(on(cat::h100_sxm, 1, 0.08, 15.0_GB));
     REQUIRE(r.has_profile);
     CHECK(r.profile.name == "1g.20gb");
-    // A100 40GB at 15 %, 8 GB (7.45 GiB): 1g.10gb holds it but would run at 1.05; 2g.10gb at
-    // 0.525.
+    // A100 40GB at 15 %, 8 GB (7.45 GiB): 1g.10gb holds it but would run at 1.05; 2g.10gb's
+    // share is its memory's, 9.75 of 40 GiB (and so of the bandwidth), under its 2/7 of the
+    // compute: 0.15 ÷ 0.244 = 0.615, over the target; 3g.20gb (3/7: 0.35) keeps up.
     r = right_size(on(cat::a100_40gb_sxm, 1, 0.15, 8.0_GB));
     REQUIRE(r.has_profile);
-    CHECK(r.profile.name == "2g.10gb");
-    // A100 80GB at 5 %, 4 GB: the 1g.10gb slice, the smallest.
+    CHECK(r.profile.name == "3g.20gb");
+    CHECK(r.utilization_after == doctest::Approx(0.15 * 7.0 / 3.0));
+    // A100 80GB at 5 %, 4 GB: the 1g.10gb slice (its memory's share, 9.5 of 80 GiB: 0.42),
+    // seven to a GPU.
     r = right_size(on(cat::a100_80gb_sxm, 1, 0.05, 4.0_GB));
     REQUIRE(r.has_profile);
     CHECK(r.profile.name == "1g.10gb");
+    CHECK(r.gpus_after == doctest::Approx(1.0 / 7.0));
+    CHECK(r.utilization_after == doctest::Approx(0.05 * 80.0 / 9.5));
+    // Peak memory not measured (0): no slice can be checked, so none is recommended.
+    r = right_size(on(cat::a100_80gb_sxm, 1, 0.05, 0.0_GB));
+    CHECK_FALSE(r.has_profile);
     // More headroom asked for: 15 GB no longer fits 1g.20gb at 30 % free (13.7 GiB).
     right_size_assumptions a{};
     a.memory_headroom = 0.30;
@@ -84,8 +93,8 @@ TEST_CASE("right_size: the smallest slice that holds memory and compute") {
 }
 
 TEST_CASE("right_size: fewer replicas or a slice, whichever frees more GPUs") {
-    // 8 H100s at 30 %: 4 replicas would run at 60 % (frees 4); a slice needs 4g (0.525), which
-    // frees 8 × 3/7 = 3.4. Fewer replicas win.
+    // 8 H100s at 30 %: 4 replicas would run at 60 % (frees 4); a slice needs 4g (0.525), one to
+    // a GPU, which frees nothing. Fewer replicas win.
     right_size_recommendation r = right_size(on(cat::h100_sxm, 8, 0.30, 30.0_GB));
     CHECK(r.action == right_size_action::fewer_replicas);
     CHECK(r.rule == right_size_rule::over_provisioned_fewer);
@@ -93,17 +102,26 @@ TEST_CASE("right_size: fewer replicas or a slice, whichever frees more GPUs") {
     CHECK(r.utilization_after == doctest::Approx(0.60));
     CHECK(r.gpus_after == doctest::Approx(4.0));
     CHECK_FALSE(r.has_profile);
-    // At 25 %: 4 replicas again (frees 4), but 3g slices free 8 × 4/7 = 4.6. The slice wins.
+    // At 25 %: 4 replicas again (frees 4), and 3g slices, two to a GPU, take 4 GPUs too: a tie,
+    // which goes to fewer replicas (no reconfiguration).
     r = right_size(on(cat::h100_sxm, 8, 0.25, 30.0_GB));
-    CHECK(r.action == right_size_action::smaller_gpu_or_mig_slice);
-    CHECK(r.profile.name == "3g.40gb");
-    CHECK(r.replicas == 8);
-    // replicas_for_rate says 6 are needed: fewer frees only 2, the 4g slice 3.4.
-    deployment_measurements m = on(cat::h100_sxm, 8, 0.30, 30.0_GB);
+    CHECK(r.action == right_size_action::fewer_replicas);
+    CHECK(r.replicas == 4);
+    // At 12 %, 15 GB: fewer replicas, ⌈8 × 0.12 ÷ 0.6⌉ = 2, free 6; 1g.20gb slices (0.84 of
+    // theirs: too busy) do not keep up, 2g.20gb (share 2/7: 0.42) three to a GPU take 8/3 GPUs,
+    // freeing 5.3. Fewer wins; with 6 replicas needed, fewer frees 2 and the slice wins.
+    r = right_size(on(cat::h100_sxm, 8, 0.12, 15.0_GB));
+    CHECK(r.action == right_size_action::fewer_replicas);
+    CHECK(r.replicas == 2);
+    deployment_measurements m = on(cat::h100_sxm, 8, 0.12, 15.0_GB);
     m.replicas_needed = 6;
     r = right_size(m);
     CHECK(r.action == right_size_action::smaller_gpu_or_mig_slice);
-    CHECK(r.profile.name == "4g.40gb");
+    CHECK(r.profile.name == "2g.20gb");
+    CHECK(r.gpus_after == doctest::Approx(8.0 / 3.0));
+    // The capacity model says more are needed than run: nothing is taken away.
+    m.replicas_needed = 9;
+    CHECK(right_size(m).action == right_size_action::keep);
     // Without MIG (an L4) the fleet shrinks.
     r = right_size(on(cat::l4, 8, 0.25, 10.0_GB));
     CHECK(r.action == right_size_action::fewer_replicas);
@@ -179,17 +197,29 @@ TEST_CASE("right_size: a growing queue with room in the batch asks for better ba
 }
 
 TEST_CASE("right_size: precedence") {
-    // Busy and a half-empty batch with a growing queue: more replicas come first.
+    // Busy and a half-empty batch with a growing queue and memory to spare: batching comes
+    // first (the busy fraction reads near 1 for decode at any batch).
     deployment_measurements m = growing(on(cat::h100_sxm, 4, 0.90, 40.0_GB), 200);
     m.running_batch = 16.0;
     m.batch_limit = 32;
+    CHECK(right_size(m).rule == right_size_rule::queue_growing_batch_not_full);
+    // The same with the KV cache full (78 GB of 80, over the 90 % line): the batch cannot grow,
+    // so the busy GPUs need more replicas.
+    m.peak_memory_per_gpu = 78.0_GB;
     CHECK(right_size(m).rule == right_size_rule::queue_growing_busy);
+    // Idle GPUs and a queue that stands (not growing, but requests wait at the end): batching,
+    // never fewer replicas.
+    m = on(cat::h100_sxm, 8, 0.20, 20.0_GB);
+    m.queue_at_start = 40;
+    m.queue_at_end = 40;
+    CHECK(right_size(m).rule == right_size_rule::queue_standing_gpu_idle);
+    CHECK(right_size(m).action == right_size_action::better_batching);
     // Over-provisioned and a growing queue: nothing is taken away while the queue grows.
     m = growing(on(cat::h100_sxm, 8, 0.20, 20.0_GB), 50);
     CHECK(right_size(m).action == right_size_action::better_batching);
     // A shrinking queue is not growing: the low utilization decides.
     m.queue_at_end = 0;
-    // 3 replicas would run at 53 % (frees 5); 3g slices would free 8 × 4/7 = 4.6.
+    // 3 replicas would run at 53 % (frees 5); 3g slices, two to a GPU, would free 4.
     CHECK(right_size(m).action == right_size_action::fewer_replicas);
     CHECK(right_size(m).replicas == 3);
     // A growth under the threshold is not growing.

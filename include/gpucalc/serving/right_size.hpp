@@ -42,6 +42,9 @@ enum class right_size_rule {
     queue_growing_batch_not_full,  ///< queue grows, batch fill < batch_full_at: better batching
     queue_growing_gpu_idle,  ///< queue grows, utilization < over_provisioned_below: batching
     queue_growing,          ///< queue grows, batch full or unknown: more replicas
+    /// the queue stands (requests wait at the window's end) while utilization is under
+    /// over_provisioned_below: better batching, never less capacity
+    queue_standing_gpu_idle,
     over_provisioned_mig,   ///< utilization < over_provisioned_below, a MIG slice holds a replica
     over_provisioned_fewer,  ///< utilization < over_provisioned_below, fewer replicas carry it
     over_provisioned_smaller_gpu,  ///< utilization low, no slice and no fewer: a smaller GPU
@@ -54,6 +57,7 @@ constexpr std::string_view to_string(right_size_rule r) {
         case right_size_rule::queue_growing_batch_not_full: return "queue_growing_batch_not_full";
         case right_size_rule::queue_growing_gpu_idle: return "queue_growing_gpu_idle";
         case right_size_rule::queue_growing: return "queue_growing";
+        case right_size_rule::queue_standing_gpu_idle: return "queue_standing_gpu_idle";
         case right_size_rule::over_provisioned_mig: return "over_provisioned_mig";
         case right_size_rule::over_provisioned_fewer: return "over_provisioned_fewer";
         case right_size_rule::over_provisioned_smaller_gpu: return "over_provisioned_smaller_gpu";
@@ -73,15 +77,18 @@ struct deployment_measurements {
     std::int64_t replicas = 1;
     std::int64_t gpus_per_replica = 1;  ///< tensor × pipeline
     /// The sustained fraction of time the GPUs were busy, averaged over the fleet: what nvidia-smi
-    /// reports as utilization.gpu and DCGM as DCGM_FI_DEV_GPU_UTIL ("Percentage of time any
-    /// compute/graphics app was active", NVML GPM docs, NVML_GPM_METRIC_GRAPHICS_UTIL). Caveat:
-    /// one kernel on one SM counts as busy, so this overstates the compute used; DCGM's profiling
-    /// field DCGM_FI_PROF_SM_ACTIVE (NVML_GPM_METRIC_SM_UTIL, "Percentage of SMs that were
-    /// busy") is the closer measure when available, and either may be given.
+    /// reports as utilization.gpu and DCGM as DCGM_FI_DEV_GPU_UTIL (NVML's nvmlUtilization_t.gpu:
+    /// the percent of time over the sample period during which one or more kernels was
+    /// executing). Caveat: one kernel on one SM counts as busy, so this overstates the compute
+    /// used; DCGM's profiling field DCGM_FI_PROF_SM_ACTIVE (NVML_GPM_METRIC_SM_UTIL, "Percentage
+    /// of SMs that were busy") is the closer measure when available, and either may be given.
+    /// NVML does not report device utilization on MIG-enabled GPUs: there, use
+    /// DCGM_FI_PROF_GR_ENGINE_ACTIVE (NVML_GPM_METRIC_GRAPHICS_UTIL) or SM_ACTIVE per instance.
     double utilization = 0.0;
     /// The most memory a GPU held: what the model needs (weights, the KV cache its batch uses,
     /// activations), not what the engine reserves. vLLM reserves gpu_memory_utilization = 0.9 of
-    /// the device by default whatever the load; read its own KV-cache usage instead.
+    /// the device by default whatever the load; read its own KV-cache usage instead. 0: not
+    /// measured, and then no MIG slice is recommended (its memory could not be checked).
     data_size peak_memory_per_gpu{};
     std::int64_t queue_at_start = 0;  ///< requests waiting at the window's start
     std::int64_t queue_at_end = 0;    ///< requests waiting at its end
@@ -118,7 +125,8 @@ struct right_size_assumptions {
     /// vLLM's engine takes by default (gpu_memory_utilization = 0.9, vLLM engine arguments).
     double memory_headroom = 0.10;
     /// The queue grows when (queue_at_end − queue_at_start) ÷ window exceeds this: any net
-    /// growth over a sustained window (0 requests/s).
+    /// growth over a sustained window (0 requests/s). Two samples are noisy: pass queue depths
+    /// smoothed over the window, or raise this.
     request_rate queue_growth_above{};
 };
 
@@ -141,11 +149,13 @@ struct right_size_recommendation {
     bool has_profile = false;       ///< a MIG profile was chosen (smaller_gpu_or_mig_slice)
     mig_profile profile{};          ///< that profile; empty when has_profile is false
     /// The utilization expected at the target (derived: the busy time scales with the load per
-    /// replica and inversely with the slice's share of the GPU's compute); the measured one
-    /// when nothing changes, and for better_batching.
+    /// replica and inversely with the slice's share of the GPU, the smaller of its compute and
+    /// memory shares); the measured one when nothing changes, and for better_batching. Beyond 1
+    /// only when at_largest (the fleet needs more replicas than a count holds).
     double utilization_after = 0.0;
     double gpus_before = 0.0;       ///< replicas × gpus_per_replica
-    /// GPUs (in GPU-equivalents: a slice counts compute_slices ÷ 7) at the target.
+    /// GPUs at the target: replicas × gpus_per_replica, or, on MIG slices, the GPUs they take
+    /// (replicas ÷ the profile's max_instances: 1/2 GPU for a 3g slice, 1/7 for a 1g.10gb).
     double gpus_after = 0.0;
 };
 
@@ -183,7 +193,8 @@ inline void check(const deployment_measurements& m, const right_size_assumptions
                                             : static_cast<double>(m.batch_limit);
     if (!(m.running_batch >= 0.0 && m.running_batch <= limit)) {
         throw_invalid(function, "measured.running_batch", m.running_batch, "",
-                      "must be in [0, measured.batch_limit] (2^40 when the limit is unknown)");
+                      "must be in [0, measured.batch_limit = ", static_cast<double>(m.batch_limit),
+                      "] (2^40 when the limit is 0, unknown)");
     }
     require_non_negative(function, "measured.arrival_rate", m.arrival_rate);
     // The queue grows by what arrives and is not served: by less than what arrives.
@@ -193,7 +204,7 @@ inline void check(const deployment_measurements& m, const right_size_assumptions
         throw_invalid(function, "measured.arrival_rate", in<requests_per_second>(m.arrival_rate),
                       "requests/s",
                       "must exceed the queue's growth (queue_at_end − queue_at_start) ÷ window = ",
-                      growth);
+                      growth, " requests/s");
     }
     if (m.replicas_needed != 0) require_count(function, "measured.replicas_needed", m.replicas_needed);
     require_fraction(function, "assumptions.over_provisioned_below", a.over_provisioned_below);
@@ -203,11 +214,11 @@ inline void check(const deployment_measurements& m, const right_size_assumptions
     if (!(a.over_provisioned_below <= a.target_utilization)) {
         throw_invalid(function, "assumptions.target_utilization", a.target_utilization, "",
                       "must be >= assumptions.over_provisioned_below = ",
-                      a.over_provisioned_below);
+                      a.over_provisioned_below, "");
     }
     if (!(a.target_utilization <= a.busy_above)) {
         throw_invalid(function, "assumptions.target_utilization", a.target_utilization, "",
-                      "must be <= assumptions.busy_above = ", a.busy_above);
+                      "must be <= assumptions.busy_above = ", a.busy_above, "");
     }
     if (!(a.memory_headroom >= 0.0 && a.memory_headroom < 1.0)) {
         throw_invalid(function, "assumptions.memory_headroom", a.memory_headroom, "",
@@ -233,31 +244,40 @@ inline double replicas_for_target(std::int64_t replicas, double u, double scale,
 /// threshold in `assumptions`), in this order of precedence:
 /// 1. The queue grows (queue_growth > queue_growth_above): capacity or batching is short, and
 ///    nothing is taken away while it grows.
-///    a. utilization >= busy_above: more_replicas (queue_growing_busy);
-///    b. else the batch limit is known and running_batch ÷ batch_limit < batch_full_at:
-///       better_batching (queue_growing_batch_not_full): the GPUs have room and requests wait;
+///    a. the batch limit is known, running_batch ÷ batch_limit < batch_full_at and memory is not
+///       full (the peak within memory_headroom of the GPU's): better_batching
+///       (queue_growing_batch_not_full): requests wait while the batch has room. First, because
+///       the busy fraction reads near 1 for a decoding engine at any batch;
+///    b. else utilization >= busy_above: more_replicas (queue_growing_busy);
 ///    c. else utilization < over_provisioned_below: better_batching (queue_growing_gpu_idle): the
 ///       GPUs idle while requests wait, so the scheduler holds them back or the batch limit,
 ///       reached, is too small;
 ///    d. else more_replicas (queue_growing).
 ///    more_replicas' target: ceil(R × u × g ÷ target_utilization), g = λ ÷ (λ − growth) when the
 ///    arrival rate λ is known (else 1), at least R + 1 and replicas_needed.
-/// 2. Else utilization < over_provisioned_below: over-provisioned. Two remedies are weighed by
-///    the GPUs they free, the larger winning (a tie goes to fewer replicas, which needs no
-///    reconfiguration):
-///    - a MIG slice (one-GPU replicas on a GPU with MIG profiles only: MIG instances have no
-///      peer-to-peer path between them, NVIDIA MIG user guide): the profile with the fewest
-///      compute slices s (then the least memory) whose memory the peak fits with
-///      memory_headroom kept free (fits()'s test; smallest_mig_profile orders by memory alone) and where u × 7 ÷ s <= target_utilization; frees R × (1 − s ÷ 7) GPUs;
-///    - fewer replicas: ceil(R × u ÷ target_utilization), at least replicas_needed and 1; frees
-///      the difference × gpus_per_replica.
-///    Neither frees anything: smaller_gpu_or_mig_slice with no profile
-///    (over_provisioned_smaller_gpu): a smaller GPU type, which this function cannot name.
+/// 2. Else utilization < over_provisioned_below:
+///    a. requests still wait at the window's end: better_batching (queue_standing_gpu_idle),
+///       never less capacity;
+///    b. replicas_needed > R: keep (the capacity model says the fleet is short, not idle);
+///    c. else over-provisioned. Two remedies are weighed by the GPUs they free, the larger
+///       winning (a tie goes to fewer replicas, which needs no reconfiguration):
+///       - a MIG slice (one-GPU replicas, a measured peak, a GPU with MIG profiles: MIG instances
+///         have no peer-to-peer path between them, NVIDIA MIG user guide): among the profiles
+///         whose memory holds the peak with memory_headroom kept free (fits()'s test) and where
+///         u ÷ share <= target_utilization (share: the smaller of compute slices ÷ 7 and the
+///         slice's memory ÷ the GPU's, its bandwidth share), the one needing the fewest GPUs,
+///         R ÷ max_instances (a GPU holds at most max_instances of a profile), then the fewest
+///         compute slices; frees R − that;
+///       - fewer replicas: ceil(R × u ÷ target_utilization), at least replicas_needed and 1;
+///         frees the difference × gpus_per_replica.
+///       Neither frees anything: smaller_gpu_or_mig_slice with no profile
+///       (over_provisioned_smaller_gpu): a smaller GPU type, which this function cannot name
+///       (for a tensor-parallel replica, fewer GPUs per replica is the first thing to try).
 /// 3. Else keep.
-/// Limits: fewer replicas each serve more and hold a larger KV cache, and a slice has its share
-/// of the bandwidth too: check the target with inference_memory_per_gpu and replicas_for_rate.
-/// The busy fraction overstates the compute a small-batch decode uses, so u × 7 ÷ s overstates
-/// a slice's utilization: the slice chosen errs large.
+/// Limits: fewer replicas each serve more and hold a larger KV cache: check the target with
+/// inference_memory_per_gpu and replicas_for_rate. A target may land below
+/// over_provisioned_below (the ceiling rounds to whole replicas); re-running on it is stable
+/// only once measured there.
 /// Ranges: as deployment_measurements and right_size_assumptions state.
 inline right_size_recommendation right_size(const deployment_measurements& measured,
                                             const right_size_assumptions& assumptions = {}) {
@@ -290,13 +310,19 @@ inline right_size_recommendation right_size(const deployment_measurements& measu
     };
     if (out.queue_growing) {
         const bool batch_known = m.batch_limit != 0;
-        if (m.utilization >= a.busy_above) {
-            decide(right_size_action::more_replicas, right_size_rule::queue_growing_busy,
-                   m.utilization, a.busy_above);
-        } else if (batch_known && out.batch_fill < a.batch_full_at) {
+        // A batch held back by a full KV cache cannot grow: the peak within memory_headroom of
+        // the GPU's memory (fits()'s test fails at the full device).
+        const bool memory_full =
+            !detail::verdict_unchecked(m.peak_memory_per_gpu, m.gpu.memory, a.memory_headroom).ok;
+        if (batch_known && out.batch_fill < a.batch_full_at && !memory_full) {
+            // First: the busy fraction reads near 1 for a decoding engine at any batch, so a
+            // half-empty batch with memory to spare is the cheaper fix even when "busy".
             decide(right_size_action::better_batching,
                    right_size_rule::queue_growing_batch_not_full, out.batch_fill, a.batch_full_at);
             return out;
+        } else if (m.utilization >= a.busy_above) {
+            decide(right_size_action::more_replicas, right_size_rule::queue_growing_busy,
+                   m.utilization, a.busy_above);
         } else if (m.utilization < a.over_provisioned_below) {
             decide(right_size_action::better_batching, right_size_rule::queue_growing_gpu_idle,
                    m.utilization, a.over_provisioned_below);
@@ -322,6 +348,15 @@ inline right_size_recommendation right_size(const deployment_measurements& measu
     out.measured = m.utilization;  // keep's: the utilization, not below the line
     out.threshold = a.over_provisioned_below;
     if (!(m.utilization < a.over_provisioned_below)) return out;
+    // Requests still wait at the window's end while the GPUs idle: the scheduler or the batch
+    // holds them back; taking capacity away would make it worse.
+    if (m.queue_at_end > 0) {
+        decide(right_size_action::better_batching, right_size_rule::queue_standing_gpu_idle,
+               m.utilization, a.over_provisioned_below);
+        return out;
+    }
+    // The capacity model says the fleet already needs more than it runs: nothing to take away.
+    if (m.replicas_needed > m.replicas) return out;
     // Fewer replicas.
     const double fewer = detail::replicas_for_target(
         m.replicas, m.utilization, 1.0, a.target_utilization,
@@ -330,34 +365,45 @@ inline right_size_recommendation right_size(const deployment_measurements& measu
         fewer < static_cast<double>(m.replicas)
             ? (static_cast<double>(m.replicas) - fewer) * gpus_per_replica
             : 0.0;
-    // The smallest MIG slice that holds a replica.
+    // The MIG slice that frees the most GPUs while holding a replica.
     const mig_profile* best = nullptr;
-    if (m.gpus_per_replica == 1) {
+    double best_share = 1.0;
+    double best_gpus = static_cast<double>(m.replicas);
+    if (m.gpus_per_replica == 1 && m.peak_memory_per_gpu > data_size{}) {
         for (std::int32_t i = 0; i < m.gpu.mig_count; ++i) {
             const mig_profile& p = m.gpu.mig[i];
-            const double share = static_cast<double>(p.compute_slices) / detail::mig_compute_slices;
+            if (p.max_instances < 1) continue;
+            // The slice's share of the GPU: its compute slices of 7, or its memory (and so its
+            // memory bandwidth: a slice gets its memory slices' share, memory slices of 8 in the
+            // MIG user guide) when smaller, since decode is bandwidth-bound (derived).
+            const double compute = static_cast<double>(p.compute_slices) / detail::mig_compute_slices;
+            const double memory = p.memory / m.gpu.memory;
+            const double share = compute < memory ? compute : memory;
             // fits()'s test: the peak within (1 − headroom) of the slice's memory.
             const bool holds =
                 detail::verdict_unchecked(m.peak_memory_per_gpu, p.memory, a.memory_headroom).ok;
             const bool keeps_up = m.utilization / share <= a.target_utilization;
             if (!(holds && keeps_up)) continue;
-            if (best == nullptr || p.compute_slices < best->compute_slices ||
-                (p.compute_slices == best->compute_slices && p.memory < best->memory)) {
+            // R replicas on slices of this profile take R ÷ max_instances GPUs: a GPU holds at
+            // most max_instances of them (the rest of a GPU is free for other work).
+            const double gpus_needed =
+                static_cast<double>(m.replicas) / static_cast<double>(p.max_instances);
+            if (best == nullptr || gpus_needed < best_gpus ||
+                (detail::exactly_equal(gpus_needed, best_gpus) && p.compute_slices < best->compute_slices)) {
                 best = &p;
+                best_share = share;
+                best_gpus = gpus_needed;
             }
         }
     }
-    const double slice_share =
-        best == nullptr ? 1.0
-                        : static_cast<double>(best->compute_slices) / detail::mig_compute_slices;
-    const double freed_by_slice = static_cast<double>(m.replicas) * (1.0 - slice_share);
+    const double freed_by_slice = static_cast<double>(m.replicas) - best_gpus;
     if (best != nullptr && freed_by_slice > freed_by_fewer) {
         decide(right_size_action::smaller_gpu_or_mig_slice, right_size_rule::over_provisioned_mig,
                m.utilization, a.over_provisioned_below);
         out.has_profile = true;
         out.profile = *best;
-        out.gpus_after = static_cast<double>(m.replicas) * slice_share;
-        out.utilization_after = m.utilization / slice_share;
+        out.gpus_after = best_gpus;
+        out.utilization_after = m.utilization / best_share;
     } else if (freed_by_fewer > 0.0) {
         decide(right_size_action::fewer_replicas, right_size_rule::over_provisioned_fewer,
                m.utilization, a.over_provisioned_below);
