@@ -73,8 +73,8 @@ TEST_CASE("shares that do not sum to 1, or outside [0, 1]") {
 }
 
 TEST_CASE("a negative or zero rate, a bad price, a bad bucket, disaggregated prefill") {
-    CHECK(plan({h100()}, two, -1.0).find("rate") != std::string::npos);
-    CHECK(plan({h100()}, two, 0.0).find("rate") != std::string::npos);
+    CHECK(plan({h100()}, two, -1.0).find("plan_fleet: rate = -1") != std::string::npos);
+    CHECK(plan({h100()}, two, 0.0).find("plan_fleet: rate = 0") != std::string::npos);
     fleet_gpu_type free = h100();
     free.price = gpu_price{};
     CHECK(plan({h100(), free}, two, 1.0).find("types[1].price") != std::string::npos);

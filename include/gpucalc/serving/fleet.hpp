@@ -102,7 +102,9 @@ inline fleet_plan plan_fleet_core(const checked_model& model, const fleet_gpu_ty
         table.price[g] = t[g].price;
         table.gpus_per_replica[g] = 1;  // until replica_capacity says
     }
-    // The rate, the shares' sum and the assumptions, before the replica searches.
+    // The rate, the shares' sum and the assumptions, before the replica searches; the rate
+    // first, named as the caller wrote it.
+    require_positive(function, "rate", rate);
     check_fleet_table(table, a, function);
     check_replicas_inputs(function, k[0].profile, route, rate, a.replicas, true);
     for (std::size_t g = 0; g < n_types; ++g) {

@@ -200,6 +200,7 @@ inline fleet_choice fleet_cost_of(const fleet_table& t,
     const double lambda = t.rate.value();
     double tokens_per_request = 0.0;
     for (std::size_t b = 0; b < t.buckets; ++b) {
+        if (!(t.share[b] > 0.0)) continue;  // no traffic: no load (and perhaps no serving type)
         c.load[assign[b]] += t.share[b] * lambda / t.replica_rate[assign[b]][b].value();
         tokens_per_request += t.share[b] * static_cast<double>(t.output_mean[b]);
     }
@@ -219,7 +220,7 @@ inline fleet_choice fleet_cost_of(const fleet_table& t,
 }  // namespace detail
 
 /// The cheapest fleet for a table of per-replica rates, searched exhaustively (no solver).
-/// Method (Mélange's formulation, Griggs et al. 2024 §5: GPUs as bins whose capacity is one
+/// Method (Mélange's formulation, Griggs et al. 2024, its problem formulation: GPUs as bins whose capacity is one
 /// GPU's largest throughput for a request size at the SLO, slices of the traffic as items; here
 /// each bucket is one slice, so a bucket's traffic all goes to one type):
 /// - Each bucket b carries λ_b = share_b × λ. On type g it loads λ_b ÷ μ[g][b] replicas; a
@@ -228,11 +229,15 @@ inline fleet_choice fleet_cost_of(const fleet_table& t,
 ///   count: a replica's queue there depends on λ ÷ R alone, so R replicas meet the SLO while
 ///   λ ÷ R ≤ μ (the unit tests check it). For several buckets on one type the loads are added
 ///   as Mélange adds them, which assumes a replica serving a share x of its bucket-b rate and
-///   1 − x of its bucket-c rate meets the SLO (linear; Uncertain: the mixed batch's queue is not
-///   modelled). Under join_shortest_queue the pooled queue serves more per replica than alone,
+///   1 − x of its bucket-c rate meets the SLO (linear). Optimistic when the TTFT binds: the
+///   buckets share one prefill queue, whose wait falls between their waits alone, while the
+///   longer prompts' budget (SLO − their prefill) is the smaller, so mixing can push the long
+///   bucket's p99 TTFT over the SLO (a few percent at the example's loads). Mélange validates
+///   the linear sum on TPOT SLOs. The mixed batch's queue is not modelled. Under join_shortest_queue the pooled queue serves more per replica than alone,
 ///   so the count is an upper bound.
 /// - Cost: Σ_g replicas_g × gpus_per_replica_g × price_g per hour; per million output tokens
 ///   that ÷ (λ × Σ_b share_b × output_mean_b).
+/// - A bucket of share 0 carries nothing and needs no type (it is reported on the first type).
 /// - Search: every assignment of a serving type to each bucket (an odometer over the buckets,
 ///   types that cannot serve a bucket skipped), at most Π_b (types serving b) ≤ 8^16; above
 ///   assumptions.largest_assignments it answers too_large without searching. Ties keep the
@@ -255,6 +260,11 @@ inline fleet_plan cheapest_fleet(const fleet_table& table, const fleet_assumptio
     std::array<std::size_t, fleet_bucket_limit> serving_count{};
     double assignments = 1.0;
     for (std::size_t b = 0; b < table.buckets; ++b) {
+        if (!(table.share[b] > 0.0)) {
+            // No traffic: the bucket needs no type; it is reported on the first, carrying nothing.
+            serving[b][serving_count[b]++] = 0;
+            continue;
+        }
         for (std::size_t g = 0; g < table.types; ++g) {
             if (table.replica_rate[g][b].value() > 0.0) serving[b][serving_count[b]++] = g;
         }
@@ -280,7 +290,9 @@ inline fleet_plan cheapest_fleet(const fleet_table& table, const fleet_assumptio
         replica_price[g] = table.price[g].value() * static_cast<double>(table.gpus_per_replica[g]);
         for (std::size_t b = 0; b < table.buckets; ++b) {
             const double mu = table.replica_rate[g][b].value();
-            unit_load[g][b] = mu > 0.0 ? table.share[b] * table.rate.value() / mu : 0.0;
+            unit_load[g][b] = mu > 0.0 && table.share[b] > 0.0
+                                  ? table.share[b] * table.rate.value() / mu
+                                  : 0.0;
         }
     }
     const std::int64_t largest = assumptions.replicas.largest_replicas;
@@ -299,7 +311,7 @@ inline fleet_plan cheapest_fleet(const fleet_table& table, const fleet_assumptio
         std::array<double, fleet_type_limit> load{};
         bool all = true;
         for (std::size_t b = 0; b < table.buckets; ++b) {
-            all = all && table.replica_rate[g][b].value() > 0.0;
+            all = all && (table.replica_rate[g][b].value() > 0.0 || !(table.share[b] > 0.0));
             load[g] += unit_load[g][b];
         }
         const double cost = all ? priced(load) : HUGE_VAL;
@@ -330,11 +342,16 @@ inline fleet_plan cheapest_fleet(const fleet_table& table, const fleet_assumptio
         out.verdict = fleet_verdict::above_largest;
         return out;
     }
-    // Ties keep the single type: the cheapest is never reported above it.
+    // Ties keep the single type: the cheapest is never reported above it. The two are compared
+    // as they are reported (fleet_cost_of's hourly), not as the search priced them, whose
+    // products round differently: a tie there could otherwise come out a hair dearer.
     std::array<std::size_t, fleet_bucket_limit> single{};
     single.fill(out.best_single_type);
     if (single_cost < HUGE_VAL) out.best_single = detail::fleet_cost_of(table, single);
-    out.cheapest = single_cost <= best_cost ? out.best_single : detail::fleet_cost_of(table, best);
+    const fleet_choice mixed = detail::fleet_cost_of(table, best);
+    out.cheapest = out.best_single.found && !(mixed.hourly < out.best_single.hourly)
+                       ? out.best_single
+                       : mixed;
     out.found = true;
     out.verdict = fleet_verdict::found;
     if (out.best_single.found) {
