@@ -285,36 +285,78 @@ GPUCALC_DETAIL_HOT inline raw_replicas raw_replicas_for_rate(
         lo = hi;
     } else {
         const double slo = replica.step.slo_ttft;
+        // A failing trial with a TTFT within the SLO never computed one (the TPOT or a queue
+        // failed first): its margin is not usable, and is marked by +∞.
         const auto margin = [&](const raw_trial& x) {
             const double m = x.ttft - slo;
             return x.meets || m > 0.0 ? m : HUGE_VAL;
         };
-        double m_lo = margin(best);
-        double m_hi = margin(top);
-        int kept = 0;
-        double width_before = hi - lo;
-        double width_last = hi - lo;
-        for (int i = 0; i < detail::break_steps && hi - lo > lo * detail::break_tolerance; ++i) {
-            double mid = 0.5 * (lo + hi);
-            const bool slow = hi - lo > 0.5 * width_before;
-            if (!slow && m_hi < HUGE_VAL && m_hi > m_lo) {
-                const double nudge = 0.5 * detail::break_tolerance * lo;
-                const double x = lo - m_lo * (hi - lo) / (m_hi - m_lo);
-                mid = x < lo + nudge ? lo + nudge : x > hi - nudge ? hi - nudge : x;
+        double a = lo, f_a = margin(best);  // the previous probe
+        double b = hi, f_b = margin(top);   // the latest (after the swap: the smaller margin)
+        double c = a, f_c = f_a;            // the bracket's end on b's other side
+        bool b_meets = false, c_meets = true;  // b and c lie on the root's two sides
+        double step = b - a, step_before = step;  // the last two steps (Brent's d and e)
+        for (int i = 0; i < detail::break_steps; ++i) {
+            if (std::fabs(f_c) < std::fabs(f_b)) {  // b: the end nearer the root
+                a = b;
+                f_a = f_b;
+                b = c;
+                f_b = f_c;
+                c = a;
+                f_c = f_a;
+                c_meets = b_meets;
+                b_meets = !c_meets;
             }
-            width_before = width_last;
-            width_last = hi - lo;
-            const raw_trial tr = trial(good, mid);
-            if (tr.meets) {
-                lo = mid;
-                m_lo = margin(tr);
-                if (kept == 1) m_hi *= 0.5;
-                kept = 1;
+            lo = b_meets ? b : c;
+            hi = b_meets ? c : b;
+            if (!(hi - lo > lo * detail::break_tolerance)) break;
+            const double least = 0.5 * detail::break_tolerance * lo;  // the shortest step
+            const double half = 0.5 * (c - b);
+            if (std::fabs(step_before) >= least && std::fabs(f_a) > std::fabs(f_b) &&
+                f_a < HUGE_VAL && f_b < HUGE_VAL && f_c < HUGE_VAL) {
+                const double s = f_b / f_a;
+                double p = 0.0, q = 0.0;
+                if (a == c) {  // the secant through a and b
+                    p = 2.0 * half * s;
+                    q = 1.0 - s;
+                } else {  // inverse quadratic interpolation through a, b and c
+                    const double qa = f_a / f_c;
+                    const double r = f_b / f_c;
+                    p = s * (2.0 * half * qa * (qa - r) - (b - a) * (r - 1.0));
+                    q = (qa - 1.0) * (r - 1.0) * (s - 1.0);
+                }
+                if (p > 0.0) {
+                    q = -q;
+                } else {
+                    p = -p;
+                }
+                const double older = step_before;
+                step_before = step;
+                // Inside the bracket's first three quarters from b, and shorter than half the
+                // step before last: else bisect.
+                if (2.0 * p < 3.0 * half * q - std::fabs(least * q) &&
+                    p < std::fabs(0.5 * older * q)) {
+                    step = p / q;
+                } else {
+                    step = half;
+                    step_before = step;
+                }
             } else {
-                hi = mid;
-                m_hi = margin(tr);
-                if (kept == -1) m_lo *= 0.5;
-                kept = -1;
+                step = half;
+                step_before = step;
+            }
+            a = b;
+            f_a = f_b;
+            b += std::fabs(step) > least ? step : half > 0.0 ? least : -least;
+            const raw_trial probe = trial(good, b);
+            b_meets = probe.meets;
+            f_b = margin(probe);
+            if (b_meets == c_meets) {  // b crossed no root: the bracket's other end is a
+                c = a;
+                f_c = f_a;
+                c_meets = !b_meets;
+                step = b - a;
+                step_before = step;
             }
         }
     }
