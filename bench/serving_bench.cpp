@@ -285,11 +285,16 @@ GPUCALC_DETAIL_HOT inline raw_replicas raw_replicas_for_rate(
         lo = hi;
     } else {
         const double slo = replica.step.slo_ttft;
-        // A failing trial with a TTFT within the SLO never computed one (the TPOT or a queue
-        // failed first): its margin is not usable, and is marked by +∞.
+        // The margin is 1 − SLO ÷ TTFT (derived), ≤ 0 where R meets and > 0 where it fails, with
+        // TTFT − SLO's root: it stays below 1 as TTFT → ∞ at a queue's pole, where TTFT − SLO
+        // has none, so a failing trial that never computed a TTFT (the TPOT or a queue failed
+        // first; the top end, R × the sustainable rate, usually is one) takes the limit 1 and
+        // can be interpolated through instead of bisected away. A TTFT of 0 (no prefill, no
+        // wait: a hand-made replica) has no usable margin, marked −∞.
         const auto margin = [&](const raw_trial& x) {
-            const double m = x.ttft - slo;
-            return x.meets || m > 0.0 ? m : HUGE_VAL;
+            const double t = x.ttft;
+            if (!x.meets && !(t > slo)) return 1.0;
+            return t > 0.0 ? 1.0 - slo / t : -HUGE_VAL;
         };
         double a = lo, f_a = margin(best);  // the previous probe
         double b = hi, f_b = margin(top);   // the latest (after the swap: the smaller margin)
@@ -313,7 +318,7 @@ GPUCALC_DETAIL_HOT inline raw_replicas raw_replicas_for_rate(
             const double least = 0.5 * detail::break_tolerance * lo;  // the shortest step
             const double half = 0.5 * (c - b);
             if (std::fabs(step_before) >= least && std::fabs(f_a) > std::fabs(f_b) &&
-                f_a < HUGE_VAL && f_b < HUGE_VAL && f_c < HUGE_VAL) {
+                f_a > -HUGE_VAL && f_b > -HUGE_VAL && f_c > -HUGE_VAL) {
                 const double s = f_b / f_a;
                 double p = 0.0, q = 0.0;
                 if (a == c) {  // the secant through a and b

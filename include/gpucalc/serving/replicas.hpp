@@ -348,15 +348,20 @@ inline replicas_estimate replicas_for_rate(const replica_capacity_estimate& repl
         // and closes the bracket. The regula-falsi family (Illinois) converges here from one
         // side: TTFT − SLO is convex in λ (the waits' poles), so every chord lands below the
         // root, and the bracket shrank only by the safeguard's bisections (about 14 trials, now
-        // about 9). A trial that fails before a TTFT exists has no usable margin (+∞): any step
-        // that would read one bisects. The bracket [lo meets, hi fails] shrinks to
-        // break_tolerance × lo; lo is returned, a rate that was tried and meets.
+        // about 8). Any step that would read an unusable margin (−∞) bisects. The bracket
+        // [lo meets, hi fails] shrinks to break_tolerance × lo; lo is returned, a rate that was
+        // tried and meets.
         const double slo = replica.step.slo.time_to_first_token.value();
-        // A failing trial with a TTFT within the SLO never computed one (the TPOT or a queue
-        // failed first): its margin is not usable, and is marked by +∞.
+        // The margin is 1 − SLO ÷ TTFT (derived), ≤ 0 where R meets and > 0 where it fails, with
+        // TTFT − SLO's root: it stays below 1 as TTFT → ∞ at a queue's pole, where TTFT − SLO
+        // has none, so a failing trial that never computed a TTFT (the TPOT or a queue failed
+        // first; the top end, R × the sustainable rate, usually is one) takes the limit 1 and
+        // can be interpolated through instead of bisected away. A TTFT of 0 (no prefill, no
+        // wait: a hand-made replica) has no usable margin, marked −∞.
         const auto margin = [&](const detail::replicas_trial& x) {
-            const double m = x.ttft.value() - slo;
-            return x.meets || m > 0.0 ? m : HUGE_VAL;
+            const double t = x.ttft.value();
+            if (!x.meets && !(t > slo)) return 1.0;
+            return t > 0.0 ? 1.0 - slo / t : -HUGE_VAL;
         };
         double a = lo, f_a = margin(best);  // the previous probe
         double b = hi, f_b = margin(top);   // the latest (after the swap: the smaller margin)
@@ -380,7 +385,7 @@ inline replicas_estimate replicas_for_rate(const replica_capacity_estimate& repl
             const double least = 0.5 * detail::break_tolerance * lo;  // the shortest step
             const double half = 0.5 * (c - b);
             if (std::fabs(step_before) >= least && std::fabs(f_a) > std::fabs(f_b) &&
-                f_a < HUGE_VAL && f_b < HUGE_VAL && f_c < HUGE_VAL) {
+                f_a > -HUGE_VAL && f_b > -HUGE_VAL && f_c > -HUGE_VAL) {
                 const double s = f_b / f_a;
                 double p = 0.0, q = 0.0;
                 if (a == c) {  // the secant through a and b
