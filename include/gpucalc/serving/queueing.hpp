@@ -104,6 +104,10 @@ constexpr void check_erlang(const char* function, std::int64_t servers, double o
 /// near-equal numbers is formed; 1 − ρ is (c − a)/c.
 constexpr double erlang_c_stable(std::int64_t servers, double offered_load) {
     if (!(offered_load > 0.0)) return 0.0;
+    // One server (M/M/1): C = ρ = a exactly (Gross et al. 2008, §2.2), which the formula below
+    // reaches only up to rounding; an M/G/1 wait (replicas_for_rate's prefill queue) asks for
+    // it on every trial.
+    if (servers == 1) return offered_load;
     const double c = static_cast<double>(servers);
     const double inverse = erlang_b_inverse(servers, offered_load);
     if (!(inverse < erlang_negligible_inverse)) return 0.0;

@@ -270,10 +270,9 @@ constexpr std::int64_t servers_of(const replicas_estimate& e) {
 /// one made by hand: gpus and batch counts, positive rates); the profile as request_profile says;
 /// route an enumerator; rate in [1e-30, 1e15] requests/s (> 0: no traffic needs no replica);
 /// assumptions as replicas_assumptions says (its replica field is not read here).
-inline replicas_estimate replicas_for_rate(const replica_capacity_estimate& replica,
-                                           const request_profile& profile, routing route,
-                                           request_rate rate,
-                                           const replicas_assumptions& assumptions = {}) {
+GPUCALC_DETAIL_HOT inline replicas_estimate replicas_for_rate(
+    const replica_capacity_estimate& replica, const request_profile& profile, routing route,
+    request_rate rate, const replicas_assumptions& assumptions = {}) {
     constexpr const char* function = "replicas_for_rate";
     detail::check_replicas_inputs(function, profile, route, rate, assumptions);
     detail::check_replica_estimate(replica, function);
