@@ -70,19 +70,35 @@ constexpr double erlang_b_inverse(std::int64_t servers, double offered_load) {
     const double inverse_load = 1.0 / offered_load;
     double inverse = 1.0;
     double k = static_cast<double>(k0 > 0 ? k0 : 0) + 1.0;
-    // Four steps at once (derived, the same sum regrouped): with x_j = j/a,
-    // I(k+3) = 1 + x_{k+3} + x_{k+3}x_{k+2} + x_{k+3}x_{k+2}x_{k+1} + x_{k+3}x_{k+2}x_{k+1}x_k I(k−1).
-    // The sum and the product do not depend on I, so only one multiply-add a block waits for the
-    // last (one step's rounding chain, four times shorter); every term is still positive, so the
-    // relative error stays a few roundings a block. I only rises once k > a, and below that it is
-    // at most k + 1 (each term ≤ 1), so testing the cap once a block returns what testing it
-    // every step did; a block that overflows to +∞ (never NaN: every factor is > 0) is above it.
-    for (; k + 3.0 <= c; k += 4.0) {
-        const double x3 = (k + 3.0) * inverse_load;
-        const double x32 = x3 * ((k + 2.0) * inverse_load);
-        const double x321 = x32 * ((k + 1.0) * inverse_load);
-        inverse = (1.0 + x3 + x32 + x321) + x321 * (k * inverse_load) * inverse;
+    // Eight steps at once (derived, the same sum regrouped). With x_j = j/a, four steps from
+    // I(k−1) give I(k+3) = S + P·I(k−1), S = 1 + x_{k+3} + x_{k+3}x_{k+2} + x_{k+3}x_{k+2}x_{k+1},
+    // P = x_{k+3}x_{k+2}x_{k+1}x_k; two such blocks, (S', P') after (S, P), give
+    // I(k+7) = (S' + P'·S) + P'P·I(k−1). The sums and products do not depend on I, so only one
+    // multiply-add per eight steps waits for the last (the recurrence's rounding chain was its
+    // cost); every term is still positive, so the relative error stays a few roundings a block.
+    // I only rises once k > a, and below that it is at most k + 1 (each term ≤ 1), so testing
+    // the cap once a block returns what testing it every step did; a block that overflows to
+    // +∞ (never NaN: every factor is > 0) is above it.
+    const auto block = [inverse_load](double j, double& sum, double& product) {
+        const double x3 = (j + 3.0) * inverse_load;
+        const double x32 = x3 * ((j + 2.0) * inverse_load);
+        const double x321 = x32 * ((j + 1.0) * inverse_load);
+        sum = 1.0 + x3 + x32 + x321;
+        product = x321 * (j * inverse_load);
+    };
+    for (; k + 7.0 <= c; k += 8.0) {
+        double s_low = 0.0, p_low = 0.0, s_high = 0.0, p_high = 0.0;
+        block(k, s_low, p_low);
+        block(k + 4.0, s_high, p_high);
+        inverse = (s_high + p_high * s_low) + p_high * p_low * inverse;
         if (inverse > erlang_negligible_inverse) return erlang_negligible_inverse;
+    }
+    if (k + 3.0 <= c) {
+        double s_low = 0.0, p_low = 0.0;
+        block(k, s_low, p_low);
+        inverse = s_low + p_low * inverse;
+        if (inverse > erlang_negligible_inverse) return erlang_negligible_inverse;
+        k += 4.0;
     }
     for (; k <= c; k += 1.0) {  // the last 0 to 3 steps one at a time
         inverse = 1.0 + k * inverse_load * inverse;
