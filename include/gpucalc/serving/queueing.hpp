@@ -29,6 +29,10 @@ namespace detail {
 /// see erlang_b_inverse): the dropped terms are below exp(−K²/2)(1 + √(πa/2)) relative to the
 /// kept ones, < 1e-25 for a ≤ 2^40 with K = 12, far below a double's rounding (1.1e-16).
 inline constexpr double erlang_start_deviations = 12.0;
+/// How far below 1 the test m² < slack × K²a (erlang_b_inverse: the start is 0, √a not needed)
+/// keeps: far more than the few roundings in either side, and it only ever sends a start of 0
+/// to the square root, which gives 0 too.
+inline constexpr double erlang_start_slack = 0.98;
 /// 1/B above which the recurrence stops and B is returned as 0: B < 1e-300, and B only falls
 /// as c grows. Keeps 1/B finite (it would overflow past 1.8e308).
 inline constexpr double erlang_negligible_inverse = 1e300;
@@ -65,8 +69,15 @@ constexpr double erlang_b_inverse(std::int64_t servers, double offered_load) {
     // ⌊min(a, c)⌋ and k0, by truncation (a ≥ 0 and K√a ≤ 12·2^20 fit an int64 exactly);
     // rounding the deviations down and adding 1 starts at or below m − ⌈K√a⌉.
     const std::int64_t m = offered_load < c ? static_cast<std::int64_t>(offered_load) : servers;
+    // When m ≤ K√a the start is 0 whatever √a's rounding; m² < slack × K²a says so without the
+    // square root (its latency delays the loop's start), the slack keeping the test clear of
+    // rounding, so k0 is what it would be otherwise.
+    const double md = static_cast<double>(m);
     const std::int64_t k0 =
-        m - static_cast<std::int64_t>(erlang_start_deviations * sqrt_of(offered_load)) - 1;
+        md * md < erlang_start_slack * erlang_start_deviations * erlang_start_deviations *
+                      offered_load
+            ? 0
+            : m - static_cast<std::int64_t>(erlang_start_deviations * sqrt_of(offered_load)) - 1;
     const double inverse_load = 1.0 / offered_load;
     double inverse = 1.0;
     double k = static_cast<double>(k0 > 0 ? k0 : 0) + 1.0;
