@@ -145,25 +145,44 @@ struct raw_trial {
     double prefill_wait = 0.0, ttft = 0.0;
 };
 
+/// detail::replicas_parts, in base units.
+struct raw_replicas_parts {
+    twin::raw_load_parts load{};
+    double prefill_hold = 0.0, c2_prompt = 1.0, c2_output = 1.0;
+};
+
+/// detail::replicas_parts_of, transliterated.
+inline raw_replicas_parts raw_replicas_parts_of(const twin::raw_replica& e,
+                                                const gpucalc::request_profile& p,
+                                                const gpucalc::replicas_assumptions& a) {
+    raw_replicas_parts k{};
+    const twin::raw_step& s = e.step;
+    k.load = twin::raw_load_parts_of(s);
+    k.prefill_hold = s.mode == gpucalc::prefill_mode::stall     ? s.prefill_time
+                     : s.mode == gpucalc::prefill_mode::chunked ? e.time_to_first_token
+                                                                : 0.0;
+    k.c2_prompt = p.prompt_p90 > 0 ? detail::scv_from_p90(p.prompt_mean, p.prompt_p90)
+                                   : a.default_service_scv;
+    k.c2_output = p.output_p90 > 0 ? detail::scv_from_p90(p.output_mean, p.output_p90)
+                                   : a.default_service_scv;
+    return k;
+}
+
 /// detail::replicas_try, transliterated.
-inline raw_trial raw_replicas_try(const twin::raw_replica& e, const gpucalc::request_profile& p,
+inline raw_trial raw_replicas_try(const twin::raw_replica& e, const raw_replicas_parts& k,
                                   gpucalc::routing route, const gpucalc::replicas_assumptions& a,
                                   double lambda, std::int64_t r) {
     raw_trial t{};
     const twin::raw_step& s = e.step;
     const double per_replica = lambda / static_cast<double>(r);
-    t.load = twin::raw_load_at(s, per_replica);
+    t.load = twin::raw_load_at(s, per_replica, k.load);
     const double tau = t.load.time_per_token;
     const double d = static_cast<double>(s.output_tokens);
-    const double prefill_hold = s.mode == gpucalc::prefill_mode::stall     ? s.prefill_time
-                                : s.mode == gpucalc::prefill_mode::chunked ? e.time_to_first_token
-                                                                           : 0.0;
+    const double prefill_hold = k.prefill_hold;
     const double decode_hold = d * tau;
     t.slot_time = prefill_hold + decode_hold;
-    const double c2_prompt = p.prompt_p90 > 0 ? detail::scv_from_p90(p.prompt_mean, p.prompt_p90)
-                                              : a.default_service_scv;
-    const double c2_output = p.output_p90 > 0 ? detail::scv_from_p90(p.output_mean, p.output_p90)
-                                              : a.default_service_scv;
+    const double c2_prompt = k.c2_prompt;
+    const double c2_output = k.c2_output;
     const double hold = prefill_hold + decode_hold;
     t.service_scv = (prefill_hold * prefill_hold * c2_prompt + decode_hold * decode_hold * c2_output) /
                     (hold * hold);
@@ -236,9 +255,10 @@ GPUCALC_DETAIL_HOT inline raw_replicas raw_replicas_for_rate(
     if (!replica.feasible) return out;
     const double lambda = rate;
     const std::int64_t cap = assumptions.largest_replicas;
+    const raw_replicas_parts parts = raw_replicas_parts_of(replica, profile, assumptions);
     const auto trial = [&](std::int64_t r, double lam) {
         ++out.evaluations;
-        return raw_replicas_try(replica, profile, route, assumptions, lam, r);
+        return raw_replicas_try(replica, parts, route, assumptions, lam, r);
     };
     const double lowest = std::ceil(lambda / replica.sustainable_rate);
     out.verdict = gpucalc::replicas_verdict::above_largest;

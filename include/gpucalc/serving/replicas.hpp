@@ -128,28 +128,49 @@ struct replicas_trial {
     duration ttft{};
 };
 
-inline replicas_trial replicas_try(const replica_capacity_estimate& e, const request_profile& p,
+/// What every trial of one replicas_for_rate call shares, computed once.
+struct replicas_parts {
+    load_parts load{};  ///< load_at's rate-free parts
+    /// The slot is held through the request's prefill and its D tokens (derived): stall P,
+    /// chunked the chunks' ⌈N ÷ C⌉ steps (capacity's TTFT floor), disaggregated 0 (decode slots
+    /// only). This is the prefill's part.
+    double prefill_hold = 0.0;
+    /// C_s² of the prompt and output lengths: each from its p90, or the default without one.
+    double c2_prompt = 1.0;
+    double c2_output = 1.0;
+};
+
+inline replicas_parts replicas_parts_of(const replica_capacity_estimate& e,
+                                        const request_profile& p, const replicas_assumptions& a) {
+    replicas_parts k{};
+    const replica_step_model& s = e.step;
+    k.load = load_parts_of(s);
+    k.prefill_hold = s.mode == prefill_mode::stall     ? s.prefill_time.value()
+                     : s.mode == prefill_mode::chunked ? e.time_to_first_token.value()
+                                                       : 0.0;
+    k.c2_prompt = p.prompt_p90 > 0 ? scv_from_p90(p.prompt_mean, p.prompt_p90)
+                                   : a.default_service_scv;
+    k.c2_output = p.output_p90 > 0 ? scv_from_p90(p.output_mean, p.output_p90)
+                                   : a.default_service_scv;
+    return k;
+}
+
+inline replicas_trial replicas_try(const replica_capacity_estimate& e, const replicas_parts& k,
                                    routing route, const replicas_assumptions& a, double lambda,
                                    std::int64_t r) {
     replicas_trial t{};
     const replica_step_model& s = e.step;
     const double per_replica = lambda / static_cast<double>(r);
-    t.load = load_at(s, make<requests_per_second>(per_replica));
+    t.load = load_at(s, make<requests_per_second>(per_replica), k.load);
     const double tau = t.load.time_per_token.value();
     const double d = static_cast<double>(s.output_tokens);
-    // The slot is held through the request's prefill and its D tokens (derived): stall P, chunked
-    // the chunks' ⌈N ÷ C⌉ steps (capacity's TTFT floor), disaggregated 0 (decode slots only).
-    const double prefill_hold = s.mode == prefill_mode::stall     ? s.prefill_time.value()
-                                : s.mode == prefill_mode::chunked ? e.time_to_first_token.value()
-                                                                  : 0.0;
+    const double prefill_hold = k.prefill_hold;  // see replicas_parts
     const double decode_hold = d * tau;
     t.slot_time = duration::from_value(prefill_hold + decode_hold);
     // C_s² of the holding time (derived): prefill ∝ prompt length, decode ∝ output length,
     // independent, each with its p90's C², or the default without a p90.
-    const double c2_prompt = p.prompt_p90 > 0 ? scv_from_p90(p.prompt_mean, p.prompt_p90)
-                                              : a.default_service_scv;
-    const double c2_output = p.output_p90 > 0 ? scv_from_p90(p.output_mean, p.output_p90)
-                                              : a.default_service_scv;
+    const double c2_prompt = k.c2_prompt;
+    const double c2_output = k.c2_output;
     const double hold = prefill_hold + decode_hold;
     t.service_scv = (prefill_hold * prefill_hold * c2_prompt + decode_hold * decode_hold * c2_output) /
                     (hold * hold);
@@ -286,9 +307,10 @@ GPUCALC_DETAIL_HOT inline replicas_estimate replicas_for_rate(
     if (!replica.feasible) return out;
     const double lambda = rate.value();
     const std::int64_t cap = assumptions.largest_replicas;
+    const detail::replicas_parts parts = detail::replicas_parts_of(replica, profile, assumptions);
     const auto trial = [&](std::int64_t r, double lam) {
         ++out.evaluations;
-        return detail::replicas_try(replica, profile, route, assumptions, lam, r);
+        return detail::replicas_try(replica, parts, route, assumptions, lam, r);
     };
     // The fewest replicas that can hold the TPOT: λ ÷ R ≤ the sustainable rate.
     const double lowest = std::ceil(lambda / replica.sustainable_rate.value());
