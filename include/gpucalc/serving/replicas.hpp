@@ -407,16 +407,17 @@ GPUCALC_DETAIL_HOT inline replicas_estimate replicas_for_rate(
             const double half = 0.5 * (c - b);
             if (std::fabs(step_before) >= least && std::fabs(f_a) > std::fabs(f_b) &&
                 f_a > -HUGE_VAL && f_b > -HUGE_VAL && f_c > -HUGE_VAL) {
-                const double s = f_b / f_a;
+                // The step is p ÷ q. Brent's p and q are ratios of margins; here both are
+                // multiplied by f_a (secant) or f_a·f_c² (inverse quadratic), which clears every
+                // denominator (derived), so a step divides once, not four times; the tests below
+                // compare p with q and hold alike for both scaled by any factor.
                 double p = 0.0, q = 0.0;
                 if (a == c) {  // the secant through a and b
-                    p = 2.0 * half * s;
-                    q = 1.0 - s;
+                    p = 2.0 * half * f_b;
+                    q = f_a - f_b;
                 } else {  // inverse quadratic interpolation through a, b and c
-                    const double qa = f_a / f_c;
-                    const double r = f_b / f_c;
-                    p = s * (2.0 * half * qa * (qa - r) - (b - a) * (r - 1.0));
-                    q = (qa - 1.0) * (r - 1.0) * (s - 1.0);
+                    p = f_b * (2.0 * half * f_a * (f_a - f_b) - (b - a) * (f_b - f_c) * f_c);
+                    q = (f_a - f_c) * (f_b - f_c) * (f_b - f_a);
                 }
                 if (p > 0.0) {
                     q = -q;
