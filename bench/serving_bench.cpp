@@ -304,83 +304,15 @@ GPUCALC_DETAIL_HOT inline raw_replicas raw_replicas_for_rate(
     if (top.meets) {
         lo = hi;
     } else {
-        const double slo = replica.step.slo_ttft;
-        // The margin is 1 − SLO ÷ TTFT (derived), ≤ 0 where R meets and > 0 where it fails, with
-        // TTFT − SLO's root: it stays below 1 as TTFT → ∞ at a queue's pole, where TTFT − SLO
-        // has none, so a failing trial that never computed a TTFT (the TPOT or a queue failed
-        // first; the top end, R × the sustainable rate, usually is one) takes the limit 1 and
-        // can be interpolated through instead of bisected away. A TTFT of 0 (no prefill, no
-        // wait: a hand-made replica) has no usable margin, marked −∞.
-        const auto margin = [&](const raw_trial& x) {
-            const double t = x.ttft;
-            if (!x.meets && !(t > slo)) return 1.0;
-            return t > 0.0 ? 1.0 - slo / t : -HUGE_VAL;
+        // detail::break_rate_search is quantity-free (doubles in seconds and requests/s): the
+        // library's own, as erlang_c_stable is.
+        const auto probe = [&](double lam) {
+            const raw_trial x = trial(good, lam);
+            return detail::break_probe{x.meets, x.ttft};
         };
-        double a = lo, f_a = margin(best);  // the previous probe
-        double b = hi, f_b = margin(top);   // the latest (after the swap: the smaller margin)
-        double c = a, f_c = f_a;            // the bracket's end on b's other side
-        bool b_meets = false, c_meets = true;  // b and c lie on the root's two sides
-        double step = b - a, step_before = step;  // the last two steps (Brent's d and e)
-        for (int i = 0; i < detail::break_steps; ++i) {
-            if (std::fabs(f_c) < std::fabs(f_b)) {  // b: the end nearer the root
-                a = b;
-                f_a = f_b;
-                b = c;
-                f_b = f_c;
-                c = a;
-                f_c = f_a;
-                c_meets = b_meets;
-                b_meets = !c_meets;
-            }
-            lo = b_meets ? b : c;
-            hi = b_meets ? c : b;
-            if (!(hi - lo > lo * detail::break_tolerance)) break;
-            const double least = 0.5 * detail::break_tolerance * lo;  // the shortest step
-            const double half = 0.5 * (c - b);
-            if (std::fabs(step_before) >= least && std::fabs(f_a) > std::fabs(f_b) &&
-                f_a > -HUGE_VAL && f_b > -HUGE_VAL && f_c > -HUGE_VAL) {
-                double p = 0.0, q = 0.0;
-                if (a == c) {  // the secant through a and b
-                    p = 2.0 * half * f_b;
-                    q = f_a - f_b;
-                } else {  // inverse quadratic interpolation through a, b and c
-                    p = f_b * (2.0 * half * f_a * (f_a - f_b) - (b - a) * (f_b - f_c) * f_c);
-                    q = (f_a - f_c) * (f_b - f_c) * (f_b - f_a);
-                }
-                if (p > 0.0) {
-                    q = -q;
-                } else {
-                    p = -p;
-                }
-                const double older = step_before;
-                step_before = step;
-                // Inside the bracket's first three quarters from b, and shorter than half the
-                // step before last: else bisect.
-                if (2.0 * p < 3.0 * half * q - std::fabs(least * q) &&
-                    p < std::fabs(0.5 * older * q)) {
-                    step = p / q;
-                } else {
-                    step = half;
-                    step_before = step;
-                }
-            } else {
-                step = half;
-                step_before = step;
-            }
-            a = b;
-            f_a = f_b;
-            b += std::fabs(step) > least ? step : half > 0.0 ? least : -least;
-            const raw_trial probe = trial(good, b);
-            b_meets = probe.meets;
-            f_b = margin(probe);
-            if (b_meets == c_meets) {  // b crossed no root: the bracket's other end is a
-                c = a;
-                f_c = f_a;
-                c_meets = !b_meets;
-                step = b - a;
-                step_before = step;
-            }
-        }
+        lo = detail::break_rate_search(probe, lo, hi, detail::break_probe{best.meets, best.ttft},
+                                       detail::break_probe{top.meets, top.ttft},
+                                       replica.step.slo_ttft);
     }
     out.break_rate = lo;
     out.headroom = lo / lambda - 1.0;
