@@ -64,11 +64,14 @@ inline raw_queue raw_wait_checked(double lambda, double s, std::int64_t servers,
         q.wait_probability = 1.0;
         return q;
     }
-    const double waits = detail::erlang_c_stable(servers, a);
+    const bool one = servers == 1 || !(a > 0.0);
+    const double inverse = one ? 0.0 : detail::erlang_c_inverse(servers, a);
+    const double waits = one ? detail::erlang_c_stable(servers, a) : 1.0 / inverse;
     q.wait_probability = waits;
     const double drain_time = s / (c - a);
     q.mean_wait = q.service_factor * waits * drain_time;
-    const double tail_ratio = waits / (1.0 - percentile);
+    const double tail_ratio =
+        one ? waits / (1.0 - percentile) : 1.0 / (inverse * (1.0 - percentile));
     q.percentile_wait = tail_ratio > 1.0 ? q.service_factor * std::log(tail_ratio) * drain_time : 0.0;
     return q;
 }

@@ -129,16 +129,21 @@ constexpr void check_erlang(const char* function, std::int64_t servers, double o
 /// Erlang C from the inverse of Erlang B for a < c: C = B/(1 − ρ(1 − B)) (Iversen 2015, Erlang's
 /// C formula in terms of his B formula), written as 1/(ρ + (1 − ρ)/B) so that no difference of
 /// near-equal numbers is formed; 1 − ρ is (c − a)/c.
+/// erlang_c_stable's 1/C for c ≥ 2 and 0 < a < c: ρ + (1 − ρ)/B, or +∞ where C is returned
+/// as 0.
+constexpr double erlang_c_inverse(std::int64_t servers, double offered_load) {
+    const double c = static_cast<double>(servers);
+    const double inverse = erlang_b_inverse(servers, offered_load);
+    if (!(inverse < erlang_negligible_inverse)) return HUGE_VAL;
+    return offered_load / c + (c - offered_load) / c * inverse;
+}
 constexpr double erlang_c_stable(std::int64_t servers, double offered_load) {
     if (!(offered_load > 0.0)) return 0.0;
     // One server (M/M/1): C = ρ = a exactly (Gross et al. 2008, §2.2), which the formula below
     // reaches only up to rounding; an M/G/1 wait (replicas_for_rate's prefill queue) asks for
     // it on every trial.
     if (servers == 1) return offered_load;
-    const double c = static_cast<double>(servers);
-    const double inverse = erlang_b_inverse(servers, offered_load);
-    if (!(inverse < erlang_negligible_inverse)) return 0.0;
-    return 1.0 / (offered_load / c + (c - offered_load) / c * inverse);
+    return 1.0 / erlang_c_inverse(servers, offered_load);
 }
 
 }  // namespace detail
@@ -225,14 +230,20 @@ inline queue_wait_estimate queue_wait_checked(double arrival_rate, double mean_s
         q.wait_probability = 1.0;
         return q;
     }
-    const double waits = erlang_c_stable(servers, a);
+    // C, and C ÷ (1 − p) for the percentile below. With c ≥ 2 the latter is 1 ÷ ((1/C)(1 − p)),
+    // one division after the recurrence instead of two in a row (the same value up to one
+    // rounding; replicas_for_rate waits on it every trial).
+    const bool one = servers == 1 || !(a > 0.0);
+    const double inverse = one ? 0.0 : erlang_c_inverse(servers, a);
+    const double waits = one ? erlang_c_stable(servers, a) : 1.0 / inverse;
     q.wait_probability = waits;
     // M/M/c (Gross et al. 2008, §2.3): W_q = C/(cμ − λ), and the wait's tail
     // P(W_q > t) = C·e^(−(cμ − λ)t), so the p-th percentile is ln(C/(1 − p))/(cμ − λ) when
     // C > 1 − p, else 0. With μ = 1/s, cμ − λ = (c − a)/s.
     const double drain_time = mean_service_time / (c - a);  // 1/(cμ − λ)
     q.mean_wait = duration::from_value(q.service_factor * waits * drain_time);
-    const double tail_ratio = waits / (1.0 - percentile);
+    const double tail_ratio =
+        one ? waits / (1.0 - percentile) : 1.0 / (inverse * (1.0 - percentile));
     q.percentile_wait = duration::from_value(
         tail_ratio > 1.0 ? q.service_factor * std::log(tail_ratio) * drain_time : 0.0);
     return q;
