@@ -126,17 +126,17 @@ constexpr void check_erlang(const char* function, std::int64_t servers, double o
     }
 }
 
-/// Erlang C from the inverse of Erlang B for a < c: C = B/(1 − ρ(1 − B)) (Iversen 2015, Erlang's
-/// C formula in terms of his B formula), written as 1/(ρ + (1 − ρ)/B) so that no difference of
-/// near-equal numbers is formed; 1 − ρ is (c − a)/c.
-/// erlang_c_stable's 1/C for c ≥ 2 and 0 < a < c: ρ + (1 − ρ)/B, or +∞ where C is returned
-/// as 0.
+/// 1/C for c ≥ 2 and 0 < a < c: ρ + (1 − ρ)/B (see erlang_c_stable), or +∞ where C is
+/// returned as 0.
 constexpr double erlang_c_inverse(std::int64_t servers, double offered_load) {
     const double c = static_cast<double>(servers);
     const double inverse = erlang_b_inverse(servers, offered_load);
     if (!(inverse < erlang_negligible_inverse)) return HUGE_VAL;
     return offered_load / c + (c - offered_load) / c * inverse;
 }
+/// Erlang C from the inverse of Erlang B for a < c: C = B/(1 − ρ(1 − B)) (Iversen 2015, Erlang's
+/// C formula in terms of his B formula), written as 1/(ρ + (1 − ρ)/B) so that no difference of
+/// near-equal numbers is formed; 1 − ρ is (c − a)/c.
 constexpr double erlang_c_stable(std::int64_t servers, double offered_load) {
     if (!(offered_load > 0.0)) return 0.0;
     // One server (M/M/1): C = ρ = a exactly (Gross et al. 2008, §2.2), which the formula below
