@@ -60,6 +60,7 @@ inline double break_rate_search(Probe&& probe, double lo, double hi, const break
     double a = lo, f_a = break_margin(at_lo, slo);  // the previous probe
     double b = hi, f_b = break_margin(at_hi, slo);  // the latest (after a swap: the nearer end)
     double c = a, f_c = f_a;                        // the bracket's end on b's other side
+    bool c_is_a = true;  // c was last set from a (Brent's a = c: only the secant can be drawn)
     bool b_meets = false, c_meets = true;  // b and c lie on the root's two sides
     double step = b - a, step_before = step;  // the last two steps (Brent's d and e)
     for (int i = 0; i < break_steps; ++i) {
@@ -70,6 +71,7 @@ inline double break_rate_search(Probe&& probe, double lo, double hi, const break
             f_b = f_c;
             c = a;
             f_c = f_a;
+            c_is_a = true;
             c_meets = b_meets;
             b_meets = !c_meets;
         }
@@ -85,7 +87,7 @@ inline double break_rate_search(Probe&& probe, double lo, double hi, const break
             // denominator (derived), so a step divides once, not four times; the tests below
             // compare p with q and hold alike for both scaled by any factor.
             double p = 0.0, q = 0.0;
-            if (a == c) {  // the secant through a and b
+            if (c_is_a) {  // the secant through a and b
                 p = 2.0 * half * f_b;
                 q = f_a - f_b;
             } else {  // inverse quadratic interpolation through a, b and c
@@ -114,6 +116,7 @@ inline double break_rate_search(Probe&& probe, double lo, double hi, const break
         }
         a = b;
         f_a = f_b;
+        c_is_a = false;
         b += std::fabs(step) > least ? step : half > 0.0 ? least : -least;
         const break_probe x = probe(b);
         b_meets = x.meets;
@@ -121,6 +124,7 @@ inline double break_rate_search(Probe&& probe, double lo, double hi, const break
         if (b_meets == c_meets) {  // b crossed no root: the bracket's other end is a
             c = a;
             f_c = f_a;
+            c_is_a = true;
             c_meets = !b_meets;
             step = b - a;
             step_before = step;
