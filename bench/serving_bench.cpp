@@ -64,11 +64,14 @@ inline raw_queue raw_wait_checked(double lambda, double s, std::int64_t servers,
         q.wait_probability = 1.0;
         return q;
     }
-    const double waits = detail::erlang_c_stable(servers, a);
+    const bool one = servers == 1 || !(a > 0.0);
+    const double inverse = one ? 0.0 : detail::erlang_c_inverse(servers, a);
+    const double waits = one ? detail::erlang_c_stable(servers, a) : 1.0 / inverse;
     q.wait_probability = waits;
     const double drain_time = s / (c - a);
     q.mean_wait = q.service_factor * waits * drain_time;
-    const double tail_ratio = waits / (1.0 - percentile);
+    const double tail_ratio =
+        one ? waits / (1.0 - percentile) : 1.0 / (inverse * (1.0 - percentile));
     q.percentile_wait = tail_ratio > 1.0 ? q.service_factor * std::log(tail_ratio) * drain_time : 0.0;
     return q;
 }
@@ -145,25 +148,44 @@ struct raw_trial {
     double prefill_wait = 0.0, ttft = 0.0;
 };
 
+/// detail::replicas_parts, in base units.
+struct raw_replicas_parts {
+    twin::raw_load_parts load{};
+    double prefill_hold = 0.0, c2_prompt = 1.0, c2_output = 1.0;
+};
+
+/// detail::replicas_parts_of, transliterated.
+inline raw_replicas_parts raw_replicas_parts_of(const twin::raw_replica& e,
+                                                const gpucalc::request_profile& p,
+                                                const gpucalc::replicas_assumptions& a) {
+    raw_replicas_parts k{};
+    const twin::raw_step& s = e.step;
+    k.load = twin::raw_load_parts_of(s);
+    k.prefill_hold = s.mode == gpucalc::prefill_mode::stall     ? s.prefill_time
+                     : s.mode == gpucalc::prefill_mode::chunked ? e.time_to_first_token
+                                                                : 0.0;
+    k.c2_prompt = p.prompt_p90 > 0 ? detail::scv_from_p90(p.prompt_mean, p.prompt_p90)
+                                   : a.default_service_scv;
+    k.c2_output = p.output_p90 > 0 ? detail::scv_from_p90(p.output_mean, p.output_p90)
+                                   : a.default_service_scv;
+    return k;
+}
+
 /// detail::replicas_try, transliterated.
-inline raw_trial raw_replicas_try(const twin::raw_replica& e, const gpucalc::request_profile& p,
+inline raw_trial raw_replicas_try(const twin::raw_replica& e, const raw_replicas_parts& k,
                                   gpucalc::routing route, const gpucalc::replicas_assumptions& a,
                                   double lambda, std::int64_t r) {
     raw_trial t{};
     const twin::raw_step& s = e.step;
     const double per_replica = lambda / static_cast<double>(r);
-    t.load = twin::raw_load_at(s, per_replica);
+    t.load = twin::raw_load_at(s, per_replica, k.load);
     const double tau = t.load.time_per_token;
     const double d = static_cast<double>(s.output_tokens);
-    const double prefill_hold = s.mode == gpucalc::prefill_mode::stall     ? s.prefill_time
-                                : s.mode == gpucalc::prefill_mode::chunked ? e.time_to_first_token
-                                                                           : 0.0;
+    const double prefill_hold = k.prefill_hold;
     const double decode_hold = d * tau;
     t.slot_time = prefill_hold + decode_hold;
-    const double c2_prompt = p.prompt_p90 > 0 ? detail::scv_from_p90(p.prompt_mean, p.prompt_p90)
-                                              : a.default_service_scv;
-    const double c2_output = p.output_p90 > 0 ? detail::scv_from_p90(p.output_mean, p.output_p90)
-                                              : a.default_service_scv;
+    const double c2_prompt = k.c2_prompt;
+    const double c2_output = k.c2_output;
     const double hold = prefill_hold + decode_hold;
     t.service_scv = (prefill_hold * prefill_hold * c2_prompt + decode_hold * decode_hold * c2_output) /
                     (hold * hold);
@@ -236,9 +258,10 @@ GPUCALC_DETAIL_HOT inline raw_replicas raw_replicas_for_rate(
     if (!replica.feasible) return out;
     const double lambda = rate;
     const std::int64_t cap = assumptions.largest_replicas;
+    const raw_replicas_parts parts = raw_replicas_parts_of(replica, profile, assumptions);
     const auto trial = [&](std::int64_t r, double lam) {
         ++out.evaluations;
-        return raw_replicas_try(replica, profile, route, assumptions, lam, r);
+        return raw_replicas_try(replica, parts, route, assumptions, lam, r);
     };
     const double lowest = std::ceil(lambda / replica.sustainable_rate);
     out.verdict = gpucalc::replicas_verdict::above_largest;
@@ -284,39 +307,15 @@ GPUCALC_DETAIL_HOT inline raw_replicas raw_replicas_for_rate(
     if (top.meets) {
         lo = hi;
     } else {
-        const double slo = replica.step.slo_ttft;
-        const auto margin = [&](const raw_trial& x) {
-            const double m = x.ttft - slo;
-            return x.meets || m > 0.0 ? m : HUGE_VAL;
+        // detail::break_rate_search is quantity-free (doubles in seconds and requests/s): the
+        // library's own, as erlang_c_stable is.
+        const auto probe = [&](double lam) {
+            const raw_trial x = trial(good, lam);
+            return detail::break_probe{x.meets, x.ttft};
         };
-        double m_lo = margin(best);
-        double m_hi = margin(top);
-        int kept = 0;
-        double width_before = hi - lo;
-        double width_last = hi - lo;
-        for (int i = 0; i < detail::break_steps && hi - lo > lo * detail::break_tolerance; ++i) {
-            double mid = 0.5 * (lo + hi);
-            const bool slow = hi - lo > 0.5 * width_before;
-            if (!slow && m_hi < HUGE_VAL && m_hi > m_lo) {
-                const double nudge = 0.5 * detail::break_tolerance * lo;
-                const double x = lo - m_lo * (hi - lo) / (m_hi - m_lo);
-                mid = x < lo + nudge ? lo + nudge : x > hi - nudge ? hi - nudge : x;
-            }
-            width_before = width_last;
-            width_last = hi - lo;
-            const raw_trial tr = trial(good, mid);
-            if (tr.meets) {
-                lo = mid;
-                m_lo = margin(tr);
-                if (kept == 1) m_hi *= 0.5;
-                kept = 1;
-            } else {
-                hi = mid;
-                m_hi = margin(tr);
-                if (kept == -1) m_lo *= 0.5;
-                kept = -1;
-            }
-        }
+        lo = detail::break_rate_search(probe, lo, hi, detail::break_probe{best.meets, best.ttft},
+                                       detail::break_probe{top.meets, top.ttft},
+                                       replica.step.slo_ttft);
     }
     out.break_rate = lo;
     out.headroom = lo / lambda - 1.0;

@@ -86,12 +86,29 @@ constexpr double raw_saturation_rate(const raw_step& s) {
     return m / (m * raw_prefill_cost(s) + d * t_m);
 }
 
-/// detail::load_at, transliterated.
-constexpr raw_load raw_load_at(const raw_step& s, double rate) {
+/// detail::load_parts, in base units.
+struct raw_load_parts {
+    double capacity = 0.0, batch = 1.0, prefill_cost = 0.0, decode_share_at_capacity = 1.0;
+};
+
+/// detail::load_parts_of, transliterated.
+constexpr raw_load_parts raw_load_parts_of(const raw_step& s) {
+    raw_load_parts k{};
+    k.capacity = raw_saturation_rate(s);
+    k.batch = gpucalc::detail::saturation_batch(s.library);
+    k.prefill_cost = raw_prefill_cost(s);
+    const double d = static_cast<double>(s.output_tokens);
+    const double t_m = s.step_fixed + s.step_per_sequence * k.batch;
+    k.decode_share_at_capacity = d * t_m / (k.batch * k.prefill_cost + d * t_m);
+    return k;
+}
+
+/// detail::load_at (with its parts), transliterated.
+constexpr raw_load raw_load_at(const raw_step& s, double rate, const raw_load_parts& parts) {
     raw_load l{};
     l.mode = s.mode;
     l.rate = rate;
-    l.capacity = raw_saturation_rate(s);
+    l.capacity = parts.capacity;
     const double cap = l.capacity;
     const double lam_in = rate;
     l.stable = lam_in < cap;
@@ -99,12 +116,11 @@ constexpr raw_load raw_load_at(const raw_step& s, double rate) {
     const double lam = lam_in < cap ? lam_in : cap;
     const double a = s.step_fixed;
     const double b = s.step_per_sequence;
-    const double m = gpucalc::detail::saturation_batch(s.library);
+    const double m = parts.batch;
     const double d = static_cast<double>(s.output_tokens);
-    const double p_eff = raw_prefill_cost(s);
+    const double p_eff = parts.prefill_cost;
     l.prefill_busy = lam * p_eff;
-    const double t_m = a + b * m;
-    const double at_capacity = d * t_m / (m * p_eff + d * t_m);
+    const double at_capacity = parts.decode_share_at_capacity;
     const double decode_share = 1.0 - l.prefill_busy > at_capacity ? 1.0 - l.prefill_busy
                                                                     : at_capacity;
     const double k = lam * d / decode_share;
@@ -116,6 +132,9 @@ constexpr raw_load raw_load_at(const raw_step& s, double rate) {
     l.time_per_token = (a + b * seen) / decode_share;
     l.slo_met = l.stable && l.time_per_token <= s.slo_tpot;
     return l;
+}
+constexpr raw_load raw_load_at(const raw_step& s, double rate) {
+    return raw_load_at(s, rate, raw_load_parts_of(s));
 }
 
 }  // namespace twin

@@ -165,11 +165,33 @@ constexpr request_rate saturation_rate(const replica_step_model& s) {
 /// Serve's trade); Little's law gives the running batch n = λ × D × τ, and with the affine step
 /// T(n) = a + b × n, n = k × a ÷ (1 − k × b), k = λ × D ÷ (1 − q). A token always has its own
 /// sequence in the batch, so τ uses T(max(n, 1)). Past capacity, the rate served is capacity.
-constexpr replica_load load_at(const replica_step_model& s, request_rate rate) {
+/// The parts of load_at that depend on the step model alone, the same at every rate: a caller
+/// that evaluates one model at many rates (replicas_for_rate's searches) computes them once.
+struct load_parts {
+    request_rate capacity{};    ///< saturation_rate
+    double batch = 1.0;         ///< m, saturation_batch
+    double prefill_cost = 0.0;  ///< P_eff, prefill_cost
+    /// Decode's share of the time at capacity, D·T(m) ÷ (m·P_eff + D·T(m)) (see load_at).
+    double decode_share_at_capacity = 1.0;
+};
+constexpr load_parts load_parts_of(const replica_step_model& s) {
+    load_parts k{};
+    k.capacity = saturation_rate(s);
+    k.batch = saturation_batch(s);
+    k.prefill_cost = prefill_cost(s);
+    const double d = static_cast<double>(s.output_tokens);
+    const double t_m = s.step_fixed.value() + s.step_per_sequence.value() * k.batch;
+    k.decode_share_at_capacity = d * t_m / (k.batch * k.prefill_cost + d * t_m);
+    return k;
+}
+
+/// load_at with its rate-free parts computed already (load_parts_of(s)).
+constexpr replica_load load_at(const replica_step_model& s, request_rate rate,
+                               const load_parts& parts) {
     replica_load l{};
     l.mode = s.mode;
     l.rate = rate;
-    l.capacity = saturation_rate(s);
+    l.capacity = parts.capacity;
     const double cap = l.capacity.value();
     const double lam_in = rate.value();
     l.stable = lam_in < cap;
@@ -177,14 +199,13 @@ constexpr replica_load load_at(const replica_step_model& s, request_rate rate) {
     const double lam = lam_in < cap ? lam_in : cap;
     const double a = s.step_fixed.value();
     const double b = s.step_per_sequence.value();
-    const double m = saturation_batch(s);
+    const double m = parts.batch;
     const double d = static_cast<double>(s.output_tokens);
-    const double p_eff = prefill_cost(s);
+    const double p_eff = parts.prefill_cost;
     l.prefill_busy = lam * p_eff;
     // Decode's share of the time, 1 − q, never below its value at capacity, written so that it
     // stays positive when D × T(m) is tiny beside m × P_eff (1 − q would round to 0 there).
-    const double t_m = a + b * m;
-    const double at_capacity = d * t_m / (m * p_eff + d * t_m);
+    const double at_capacity = parts.decode_share_at_capacity;
     const double decode_share = 1.0 - l.prefill_busy > at_capacity ? 1.0 - l.prefill_busy
                                                                     : at_capacity;
     const double k = lam * d / decode_share;
@@ -196,6 +217,9 @@ constexpr replica_load load_at(const replica_step_model& s, request_rate rate) {
     l.time_per_token = make<seconds>((a + b * seen) / decode_share);
     l.slo_met = l.stable && l.time_per_token <= s.slo.time_per_output_token;
     return l;
+}
+constexpr replica_load load_at(const replica_step_model& s, request_rate rate) {
+    return load_at(s, rate, load_parts_of(s));
 }
 
 /// The largest rate ≤ `cap` at which the time per token meets the SLO: it rises with the rate,

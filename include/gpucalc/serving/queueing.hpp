@@ -29,6 +29,10 @@ namespace detail {
 /// see erlang_b_inverse): the dropped terms are below exp(−K²/2)(1 + √(πa/2)) relative to the
 /// kept ones, < 1e-25 for a ≤ 2^40 with K = 12, far below a double's rounding (1.1e-16).
 inline constexpr double erlang_start_deviations = 12.0;
+/// How far below 1 the test m² < slack × K²a (erlang_b_inverse: the start is 0, √a not needed)
+/// keeps: far more than the few roundings in either side, and it only ever sends a start of 0
+/// to the square root, which gives 0 too.
+inline constexpr double erlang_start_slack = 0.98;
 /// 1/B above which the recurrence stops and B is returned as 0: B < 1e-300, and B only falls
 /// as c grows. Keeps 1/B finite (it would overflow past 1.8e308).
 inline constexpr double erlang_negligible_inverse = 1e300;
@@ -65,11 +69,49 @@ constexpr double erlang_b_inverse(std::int64_t servers, double offered_load) {
     // ⌊min(a, c)⌋ and k0, by truncation (a ≥ 0 and K√a ≤ 12·2^20 fit an int64 exactly);
     // rounding the deviations down and adding 1 starts at or below m − ⌈K√a⌉.
     const std::int64_t m = offered_load < c ? static_cast<std::int64_t>(offered_load) : servers;
+    // When m ≤ K√a the start is 0 whatever √a's rounding; m² < slack × K²a says so without the
+    // square root (its latency delays the loop's start), the slack keeping the test clear of
+    // rounding, so k0 is what it would be otherwise.
+    const double md = static_cast<double>(m);
     const std::int64_t k0 =
-        m - static_cast<std::int64_t>(erlang_start_deviations * sqrt_of(offered_load)) - 1;
+        md * md < erlang_start_slack * erlang_start_deviations * erlang_start_deviations *
+                      offered_load
+            ? 0
+            : m - static_cast<std::int64_t>(erlang_start_deviations * sqrt_of(offered_load)) - 1;
     const double inverse_load = 1.0 / offered_load;
     double inverse = 1.0;
-    for (double k = static_cast<double>(k0 > 0 ? k0 : 0) + 1.0; k <= c; k += 1.0) {
+    double k = static_cast<double>(k0 > 0 ? k0 : 0) + 1.0;
+    // Eight steps at once (derived, the same sum regrouped). With x_j = j/a, four steps from
+    // I(k−1) give I(k+3) = S + P·I(k−1), S = 1 + x_{k+3} + x_{k+3}x_{k+2} + x_{k+3}x_{k+2}x_{k+1},
+    // P = x_{k+3}x_{k+2}x_{k+1}x_k; two such blocks, (S', P') after (S, P), give
+    // I(k+7) = (S' + P'·S) + P'P·I(k−1). The sums and products do not depend on I, so only one
+    // multiply-add per eight steps waits for the last (the recurrence's rounding chain was its
+    // cost); every term is still positive, so the relative error stays a few roundings a block.
+    // I only rises once k > a, and below that it is at most k + 1 (each term ≤ 1), so testing
+    // the cap once a block returns what testing it every step did; a block that overflows to
+    // +∞ (never NaN: every factor is > 0) is above it.
+    const auto block = [inverse_load](double j, double& sum, double& product) {
+        const double x3 = (j + 3.0) * inverse_load;
+        const double x32 = x3 * ((j + 2.0) * inverse_load);
+        const double x321 = x32 * ((j + 1.0) * inverse_load);
+        sum = 1.0 + x3 + x32 + x321;
+        product = x321 * (j * inverse_load);
+    };
+    for (; k + 7.0 <= c; k += 8.0) {
+        double s_low = 0.0, p_low = 0.0, s_high = 0.0, p_high = 0.0;
+        block(k, s_low, p_low);
+        block(k + 4.0, s_high, p_high);
+        inverse = (s_high + p_high * s_low) + p_high * p_low * inverse;
+        if (inverse > erlang_negligible_inverse) return erlang_negligible_inverse;
+    }
+    if (k + 3.0 <= c) {
+        double s_low = 0.0, p_low = 0.0;
+        block(k, s_low, p_low);
+        inverse = s_low + p_low * inverse;
+        if (inverse > erlang_negligible_inverse) return erlang_negligible_inverse;
+        k += 4.0;
+    }
+    for (; k <= c; k += 1.0) {  // the last 0 to 3 steps one at a time
         inverse = 1.0 + k * inverse_load * inverse;
         if (inverse > erlang_negligible_inverse) return erlang_negligible_inverse;
     }
@@ -84,15 +126,24 @@ constexpr void check_erlang(const char* function, std::int64_t servers, double o
     }
 }
 
+/// 1/C for c ≥ 2 and 0 < a < c: ρ + (1 − ρ)/B (see erlang_c_stable), or +∞ where C is
+/// returned as 0.
+constexpr double erlang_c_inverse(std::int64_t servers, double offered_load) {
+    const double c = static_cast<double>(servers);
+    const double inverse = erlang_b_inverse(servers, offered_load);
+    if (!(inverse < erlang_negligible_inverse)) return HUGE_VAL;
+    return offered_load / c + (c - offered_load) / c * inverse;
+}
 /// Erlang C from the inverse of Erlang B for a < c: C = B/(1 − ρ(1 − B)) (Iversen 2015, Erlang's
 /// C formula in terms of his B formula), written as 1/(ρ + (1 − ρ)/B) so that no difference of
 /// near-equal numbers is formed; 1 − ρ is (c − a)/c.
 constexpr double erlang_c_stable(std::int64_t servers, double offered_load) {
     if (!(offered_load > 0.0)) return 0.0;
-    const double c = static_cast<double>(servers);
-    const double inverse = erlang_b_inverse(servers, offered_load);
-    if (!(inverse < erlang_negligible_inverse)) return 0.0;
-    return 1.0 / (offered_load / c + (c - offered_load) / c * inverse);
+    // One server (M/M/1): C = ρ = a exactly (Gross et al. 2008, §2.2), which the formula below
+    // reaches only up to rounding; an M/G/1 wait (replicas_for_rate's prefill queue) asks for
+    // it on every trial.
+    if (servers == 1) return offered_load;
+    return 1.0 / erlang_c_inverse(servers, offered_load);
 }
 
 }  // namespace detail
@@ -179,14 +230,20 @@ inline queue_wait_estimate queue_wait_checked(double arrival_rate, double mean_s
         q.wait_probability = 1.0;
         return q;
     }
-    const double waits = erlang_c_stable(servers, a);
+    // C, and C ÷ (1 − p) for the percentile below. With c ≥ 2 the latter is 1 ÷ ((1/C)(1 − p)),
+    // one division after the recurrence instead of two in a row (the same value up to one
+    // rounding; replicas_for_rate waits on it every trial).
+    const bool one = servers == 1 || !(a > 0.0);
+    const double inverse = one ? 0.0 : erlang_c_inverse(servers, a);
+    const double waits = one ? erlang_c_stable(servers, a) : 1.0 / inverse;
     q.wait_probability = waits;
     // M/M/c (Gross et al. 2008, §2.3): W_q = C/(cμ − λ), and the wait's tail
     // P(W_q > t) = C·e^(−(cμ − λ)t), so the p-th percentile is ln(C/(1 − p))/(cμ − λ) when
     // C > 1 − p, else 0. With μ = 1/s, cμ − λ = (c − a)/s.
     const double drain_time = mean_service_time / (c - a);  // 1/(cμ − λ)
     q.mean_wait = duration::from_value(q.service_factor * waits * drain_time);
-    const double tail_ratio = waits / (1.0 - percentile);
+    const double tail_ratio =
+        one ? waits / (1.0 - percentile) : 1.0 / (inverse * (1.0 - percentile));
     q.percentile_wait = duration::from_value(
         tail_ratio > 1.0 ? q.service_factor * std::log(tail_ratio) * drain_time : 0.0);
     return q;

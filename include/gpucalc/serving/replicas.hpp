@@ -11,6 +11,7 @@
 #include "../units.hpp"
 #include "capacity.hpp"
 #include "load.hpp"
+#include "break_search.hpp"
 #include "queueing.hpp"
 
 namespace gpucalc {
@@ -128,28 +129,49 @@ struct replicas_trial {
     duration ttft{};
 };
 
-inline replicas_trial replicas_try(const replica_capacity_estimate& e, const request_profile& p,
+/// What every trial of one replicas_for_rate call shares, computed once.
+struct replicas_parts {
+    load_parts load{};  ///< load_at's rate-free parts
+    /// The slot is held through the request's prefill and its D tokens (derived): stall P,
+    /// chunked the chunks' ⌈N ÷ C⌉ steps (capacity's TTFT floor), disaggregated 0 (decode slots
+    /// only). This is the prefill's part.
+    double prefill_hold = 0.0;
+    /// C_s² of the prompt and output lengths: each from its p90, or the default without one.
+    double c2_prompt = 1.0;
+    double c2_output = 1.0;
+};
+
+inline replicas_parts replicas_parts_of(const replica_capacity_estimate& e,
+                                        const request_profile& p, const replicas_assumptions& a) {
+    replicas_parts k{};
+    const replica_step_model& s = e.step;
+    k.load = load_parts_of(s);
+    k.prefill_hold = s.mode == prefill_mode::stall     ? s.prefill_time.value()
+                     : s.mode == prefill_mode::chunked ? e.time_to_first_token.value()
+                                                       : 0.0;
+    k.c2_prompt = p.prompt_p90 > 0 ? scv_from_p90(p.prompt_mean, p.prompt_p90)
+                                   : a.default_service_scv;
+    k.c2_output = p.output_p90 > 0 ? scv_from_p90(p.output_mean, p.output_p90)
+                                   : a.default_service_scv;
+    return k;
+}
+
+inline replicas_trial replicas_try(const replica_capacity_estimate& e, const replicas_parts& k,
                                    routing route, const replicas_assumptions& a, double lambda,
                                    std::int64_t r) {
     replicas_trial t{};
     const replica_step_model& s = e.step;
     const double per_replica = lambda / static_cast<double>(r);
-    t.load = load_at(s, make<requests_per_second>(per_replica));
+    t.load = load_at(s, make<requests_per_second>(per_replica), k.load);
     const double tau = t.load.time_per_token.value();
     const double d = static_cast<double>(s.output_tokens);
-    // The slot is held through the request's prefill and its D tokens (derived): stall P, chunked
-    // the chunks' ⌈N ÷ C⌉ steps (capacity's TTFT floor), disaggregated 0 (decode slots only).
-    const double prefill_hold = s.mode == prefill_mode::stall     ? s.prefill_time.value()
-                                : s.mode == prefill_mode::chunked ? e.time_to_first_token.value()
-                                                                  : 0.0;
+    const double prefill_hold = k.prefill_hold;  // see replicas_parts
     const double decode_hold = d * tau;
     t.slot_time = duration::from_value(prefill_hold + decode_hold);
     // C_s² of the holding time (derived): prefill ∝ prompt length, decode ∝ output length,
     // independent, each with its p90's C², or the default without a p90.
-    const double c2_prompt = p.prompt_p90 > 0 ? scv_from_p90(p.prompt_mean, p.prompt_p90)
-                                              : a.default_service_scv;
-    const double c2_output = p.output_p90 > 0 ? scv_from_p90(p.output_mean, p.output_p90)
-                                              : a.default_service_scv;
+    const double c2_prompt = k.c2_prompt;
+    const double c2_output = k.c2_output;
     const double hold = prefill_hold + decode_hold;
     t.service_scv = (prefill_hold * prefill_hold * c2_prompt + decode_hold * decode_hold * c2_output) /
                     (hold * hold);
@@ -197,13 +219,6 @@ inline replicas_trial replicas_try(const replica_capacity_estimate& e, const req
     return t;
 }
 
-/// replicas_for_rate's break-rate search stops when the bracket is within this share of the
-/// rate that meets: 1e-12, far below any figure the break rate is read for (the unit tests
-/// check it to 1e-9) and above the trials' own rounding. Before the Illinois search replaced
-/// bisection it was 1e-15, reached in about 45 halvings; the search now takes 10 to 20 trials.
-inline constexpr double break_tolerance = 1e-12;
-/// The most trials the break-rate search makes (each a bisection at worst halves the bracket).
-inline constexpr int break_steps = 80;
 
 /// replicas_for_rate's rules for its other inputs. `nested`: the assumptions are another
 /// function's `assumptions.replicas`, and errors name them so.
@@ -260,17 +275,17 @@ constexpr std::int64_t servers_of(const replicas_estimate& e) {
 /// - Search: both tests fail for fewer replicas (monotone in R); R starts at ⌈λ ÷ the replica's
 ///   sustainable rate⌉ (fewer break the TPOT), gallops (R0, R0 + 1, R0 + 3, ...), then bisects.
 /// - break_rate: the root of TTFT − SLO on λ in [λ, R × sustainable rate] (monotone in λ), by
-///   the Illinois method safeguarded by bisection, to detail::break_tolerance × λ.
+///   Brent's method (secant and inverse quadratic steps safeguarded by bisection), to
+///   detail::break_tolerance × λ.
 /// No answer (found = false, an answer, not an exception): the replica is not feasible, or no
 /// count up to assumptions.largest_replicas meets both SLOs.
 /// Ranges: replica as replica_capacity returns it (detail::check_replica_estimate's rules for
 /// one made by hand: gpus and batch counts, positive rates); the profile as request_profile says;
 /// route an enumerator; rate in [1e-30, 1e15] requests/s (> 0: no traffic needs no replica);
 /// assumptions as replicas_assumptions says (its replica field is not read here).
-inline replicas_estimate replicas_for_rate(const replica_capacity_estimate& replica,
-                                           const request_profile& profile, routing route,
-                                           request_rate rate,
-                                           const replicas_assumptions& assumptions = {}) {
+GPUCALC_DETAIL_HOT inline replicas_estimate replicas_for_rate(
+    const replica_capacity_estimate& replica, const request_profile& profile, routing route,
+    request_rate rate, const replicas_assumptions& assumptions = {}) {
     constexpr const char* function = "replicas_for_rate";
     detail::check_replicas_inputs(function, profile, route, rate, assumptions);
     detail::check_replica_estimate(replica, function);
@@ -284,9 +299,10 @@ inline replicas_estimate replicas_for_rate(const replica_capacity_estimate& repl
     if (!replica.feasible) return out;
     const double lambda = rate.value();
     const std::int64_t cap = assumptions.largest_replicas;
+    const detail::replicas_parts parts = detail::replicas_parts_of(replica, profile, assumptions);
     const auto trial = [&](std::int64_t r, double lam) {
         ++out.evaluations;
-        return detail::replicas_try(replica, profile, route, assumptions, lam, r);
+        return detail::replicas_try(replica, parts, route, assumptions, lam, r);
     };
     // The fewest replicas that can hold the TPOT: λ ÷ R ≤ the sustainable rate.
     const double lowest = std::ceil(lambda / replica.sustainable_rate.value());
@@ -334,52 +350,16 @@ inline replicas_estimate replicas_for_rate(const replica_capacity_estimate& repl
     if (top.meets) {
         lo = hi;
     } else {
-        // Below R × the sustainable rate only the TTFT can fail, and TTFT − SLO rises with λ
-        // (continuous, to +∞ where a queue turns unstable), so the break is its root: the
-        // Illinois method (Dowell and Jarratt 1971, "A modified regula falsi method for
-        // computing the root of an equation", BIT 11: regula falsi, halving the margin kept at
-        // an end that survives twice), with a bisection step whenever the far end's margin is
-        // not a number (a trial that fails before a TTFT exists) or the bracket has not halved
-        // in two steps. The bracket [lo meets, hi fails] shrinks to break_tolerance × lo; the loop
-        // runs while it is wider, so lo + nudge < hi − nudge.
-        const double slo = replica.step.slo.time_to_first_token.value();
-        // A failing trial with a TTFT within the SLO never computed one (the TPOT or a queue
-        // failed first): its margin is not usable, and is marked by +∞.
-        const auto margin = [&](const detail::replicas_trial& x) {
-            const double m = x.ttft.value() - slo;
-            return x.meets || m > 0.0 ? m : HUGE_VAL;
+        // Below R × the sustainable rate only the TTFT can fail, and TTFT − SLO rises with λ:
+        // the break is its root (detail::break_rate_search, Brent's method).
+        const auto probe = [&](double lam) {
+            const detail::replicas_trial x = trial(good, lam);
+            return detail::break_probe{x.meets, x.ttft.value()};
         };
-        double m_lo = margin(best);
-        double m_hi = margin(top);
-        int kept = 0;            // which end the last step kept: −1 lo, +1 hi
-        double width_before = hi - lo;  // the bracket two steps ago
-        double width_last = hi - lo;
-        for (int i = 0; i < detail::break_steps && hi - lo > lo * detail::break_tolerance; ++i) {
-            double mid = 0.5 * (lo + hi);
-            const bool slow = hi - lo > 0.5 * width_before;
-            if (!slow && m_hi < HUGE_VAL && m_hi > m_lo) {
-                // Never nearer an end than half the tolerance (Brent 1973, "Algorithms for
-                // Minimization without Derivatives", ch. 4: the minimum step), so an end already
-                // at the root within rounding does not stall the other.
-                const double nudge = 0.5 * detail::break_tolerance * lo;
-                const double x = lo - m_lo * (hi - lo) / (m_hi - m_lo);
-                mid = x < lo + nudge ? lo + nudge : x > hi - nudge ? hi - nudge : x;
-            }
-            width_before = width_last;
-            width_last = hi - lo;
-            const detail::replicas_trial probe = trial(good, mid);
-            if (probe.meets) {
-                lo = mid;
-                m_lo = margin(probe);
-                if (kept == 1) m_hi *= 0.5;  // hi kept twice: Illinois
-                kept = 1;
-            } else {
-                hi = mid;
-                m_hi = margin(probe);
-                if (kept == -1) m_lo *= 0.5;
-                kept = -1;
-            }
-        }
+        lo = detail::break_rate_search(probe, lo, hi,
+                                       detail::break_probe{best.meets, best.ttft.value()},
+                                       detail::break_probe{top.meets, top.ttft.value()},
+                                       replica.step.slo.time_to_first_token.value());
     }
     out.break_rate = make<requests_per_second>(lo);
     out.headroom = lo / lambda - 1.0;
