@@ -171,9 +171,11 @@ inline void inspect(inspector& i, const gpucalc::fleet_plan& p) {
                 !p.best_single.found || p.cheapest.hourly <= p.best_single.hourly);
     i.invariant("saving_share in [0, 1)", p.saving_share >= 0.0 && p.saving_share < 1.0);
     for (std::size_t b = 0; b < p.table.buckets; ++b) {
+        // A bucket of share 0 carries nothing and is reported on the first type, served or not.
         i.invariant("each bucket goes to a type that serves it",
                     p.cheapest.bucket_type[b] < p.table.types &&
-                        p.table.replica_rate[p.cheapest.bucket_type[b]][b].value() > 0.0);
+                        (p.table.replica_rate[p.cheapest.bucket_type[b]][b].value() > 0.0 ||
+                         !(p.table.share[b] > 0.0)));
     }
 }
 
