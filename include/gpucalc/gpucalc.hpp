@@ -1,6 +1,7 @@
 // gpucalc.hpp: everything at once, for convenience; each header can also be included alone
 #pragma once
 
+#include "catalog/cpus.hpp"
 #include "catalog/gpus.hpp"
 #include "catalog/instances.hpp"
 #include "catalog/links.hpp"
@@ -14,6 +15,7 @@
 #include "literals.hpp"
 #include "memory.hpp"
 #include "model.hpp"
+#include "operations.hpp"
 #include "parallelism.hpp"
 #include "parallelism/costs.hpp"
 #include "precision.hpp"

@@ -3,5 +3,6 @@
 #pragma once
 
 #include "hardware/cluster.hpp"
+#include "hardware/cpu.hpp"
 #include "hardware/device.hpp"
 #include "hardware/link.hpp"

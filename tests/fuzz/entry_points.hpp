@@ -28,6 +28,9 @@ void register_serving_demand(registry& r);  // serving: cold starts, ramps, a da
 void register_serving_right_size(registry& r);  // serving: right-sizing from measurements
 void register_serving_fleet(registry& r);  // serving: the cheapest mix of GPU types
 void register_items(registry& r);  // workloads that are not transformers: roofline, memory, serving
+void register_operations_checkpoint(registry& r);  // operations: checkpoints, interruptions
+void register_operations_feed(registry& r);  // operations: the input pipeline
+void register_operations_cpu(registry& r);  // operations: CPUs, CPU against GPU
 
 /// Adds `to_string` of enum E, drawn from its `count` enumerators or a hostile value, at a
 /// small share of the calls: every module's enums join the table this way.
@@ -59,6 +62,9 @@ inline registry all_entry_points() {
     register_serving_right_size(r);
     register_serving_fleet(r);
     register_items(r);
+    register_operations_checkpoint(r);
+    register_operations_feed(r);
+    register_operations_cpu(r);
     return r;
 }
 
