@@ -18,6 +18,11 @@ namespace fuzz {
 template <>
 struct enum_traits<gpucalc::item_time_source> {
     static constexpr const char* name = "gpucalc::item_time_source";
+    static constexpr int count = 4;
+};
+template <>
+struct enum_traits<gpucalc::measurement_transfer> {
+    static constexpr const char* name = "gpucalc::measurement_transfer";
     static constexpr int count = 3;
 };
 template <>
@@ -42,7 +47,7 @@ void fields(const gpucalc::item_serving_assumptions& a, const gpucalc::item_serv
             F&& f) {
     FUZZ_FIELD(efficiency); FUZZ_FIELD(overhead); FUZZ_FIELD(memory_headroom);
     FUZZ_FIELD(service_scv); FUZZ_FIELD(percentile); FUZZ_FIELD(batch_limit);
-    FUZZ_FIELD(scale_measurement);
+    FUZZ_FIELD(transfer); FUZZ_FIELD(max_utilization);
 }
 #undef FUZZ_FIELD
 
@@ -78,7 +83,7 @@ inline void inspect(inspector& i, const gpucalc::item_batch_fit& f) {
 }
 
 inline void inspect(inspector& i, const gpucalc::item_service& s) {
-    i.enumeration("source", s.source, 3);
+    i.enumeration("source", s.source, 4);
     i.count("batch", s.batch);
     i.amount("time", s.time);
     i.amount("per_item", s.per_item);
@@ -89,7 +94,7 @@ inline void inspect(inspector& i, const gpucalc::item_service& s) {
 
 inline void inspect(inspector& i, const gpucalc::item_gpu_plan& p) {
     i.enumeration("verdict", p.verdict, 4);
-    i.enumeration("source", p.source, 3);
+    i.enumeration("source", p.source, 4);
     i.nested("service", [&] { inspect(i, p.service); });
     if (p.verdict != gpucalc::item_verdict::feasible) {
         i.no_answer("gpus");
@@ -153,7 +158,8 @@ inline gpucalc::item_serving_assumptions item_assumptions(generator& g) {
     a.service_scv = g.coin(0.8) ? 0.0 : g.keep_real(g.r.unit() * 2.0);
     a.percentile = g.coin(0.8) ? g.keep_real(0.99) : g.unit_interval(0.9);
     a.batch_limit = g.coin(0.8) ? g.keep(a.batch_limit) : g.count(64);
-    a.scale_measurement = g.coin(0.8);
+    a.transfer = g.any_enum<gpucalc::measurement_transfer>(3, "transfer");
+    a.max_utilization = g.coin(0.7) ? g.keep_real(1.0) : g.unit_interval(0.6);
     return a;
 }
 
@@ -161,7 +167,8 @@ inline gpucalc::item_serving_assumptions item_assumptions(generator& g) {
 
 void register_items(registry& r) {
     using namespace gpucalc;
-    add_enum_to_string<item_time_source>(r, "to_string(item_time_source)", 3);
+    add_enum_to_string<item_time_source>(r, "to_string(item_time_source)", 4);
+    add_enum_to_string<measurement_transfer>(r, "to_string(measurement_transfer)", 3);
     add_enum_to_string<item_verdict>(r, "to_string(item_verdict)", 4);
 
     add(r, "item_weight_bytes", "item_weight_bytes", "gpucalc::item_weight_bytes({0})",

@@ -113,3 +113,16 @@ TEST_CASE("a table made by hand is checked") {
           std::string::npos);
     CHECK(error_of([&] { cheapest_fleet(t); }) == "no error");
 }
+
+TEST_CASE("an error in one type's cluster or setup names that type") {
+    // The inner checks name the bare field (node.gpu.memory, parallel.tensor); plan_fleet
+    // prefixes the type it came from, as the caller wrote it.
+    fleet_gpu_type broken = h100();
+    broken.hardware.node.gpu.memory = make<gigabytes>(-80.0);
+    const std::string memory = plan({h100(), broken}, two, 1.0);
+    CHECK(memory.find("plan_fleet: types[1].hardware.node.gpu.memory = ") == 0);
+    fleet_gpu_type wide = h100();
+    wide.setup.parallel.tensor = 2;  // a 1-GPU node cannot hold TP 2
+    const std::string layout = plan({wide}, two, 1.0);
+    CHECK(layout.find("plan_fleet: types[0].setup.parallel.tensor") == 0);
+}

@@ -158,6 +158,32 @@ TEST_CASE("item memory: weights + batch × activations + the runtime overhead; l
     CHECK(none.batch == 0);
 }
 
+TEST_CASE("largest item batch: exact and quick beside weights that dwarf one item") {
+    // 1e15 parameters of 2 bytes beside 1 activation element of 2 bytes: total(2) − total(1)
+    // is below the weights' rounding step (2.1e15 × 2^-52 ≈ 0.47 B per ulp, so the 2.1 B per
+    // item is a few ulps and cancels unevenly). The answer must still be the exact largest
+    // batch, found without stepping down one batch at a time (2^40 steps would take hours).
+    item_workload w = simple_workload();
+    w.parameters = 1e15;
+    w.live_elements_per_item = 1.0;
+    gpu_spec big = simple_gpu();
+    big.memory = make<bytes>(3e15);
+    const std::int64_t limit = std::int64_t{1} << 40;
+    const item_batch_fit fit = largest_item_batch(w, big, 0.0, {}, limit);
+    REQUIRE(fit.fits);
+    // By hand: 536,870,912 + 1.05 × (2e15 + 2B) ≤ 3e15 ⇒ B ≤ (3e15 − 536,870,912) ÷ 2.1 − 1e15
+    // ≈ 4.2857e14, far above 2^40 ≈ 1.0995e12: the limit binds.
+    CHECK(fit.batch == limit);
+    big.memory = make<bytes>(2.1e15 + 1e9);
+    const item_batch_fit tight = largest_item_batch(w, big, 0.0, {}, limit);
+    REQUIRE(tight.fits);
+    // (2.1e15 + 1e9 − 536,870,912 − 2.1e15) ÷ 2.1 ≈ 2.2006e8 items.
+    CHECK(static_cast<double>(tight.batch) == doctest::Approx((1e9 - 536870912.0) / 2.1)
+                                                   .epsilon(1e-6));
+    CHECK(tight.verdict.ok);
+    CHECK_FALSE(fits(item_memory_per_gpu(w, tight.batch + 1).total, big.memory).ok);
+}
+
 TEST_CASE("item serving: a measured 100 ms at batch 1, M/D/1 by hand") {
     gpu_spec laptop = simple_gpu();
     laptop.name = "laptop";
@@ -179,19 +205,34 @@ TEST_CASE("item serving: a measured 100 ms at batch 1, M/D/1 by hand") {
     CHECK(e.roofline.source == item_time_source::roofline);
     CHECK(e.roofline.service.time < e.chosen.service.time);
 
-    // Carried to a T4 by the roofline ratio at batch 1.
-    const item_service t4 = item_service_time(w, catalog::t4);
+    // Held unchanged on a T4 by default: the measured time is taken as overhead the GPU does
+    // not cut.
+    const item_service held = item_service_time(w, catalog::t4);
+    CHECK(held.source == item_time_source::measured_held);
+    CHECK(in<milliseconds>(held.time) == doctest::Approx(100.0));
+    // Carried to a T4 by the roofline ratio at batch 1 when asked.
+    item_serving_assumptions scaled{};
+    scaled.transfer = measurement_transfer::scale;
+    const item_service t4 = item_service_time(w, catalog::t4, 1, scaled);
     CHECK(t4.source == item_time_source::measured_scaled);
     const double ratio = item_batch_time(w, catalog::t4).time / item_batch_time(w, laptop).time;
     CHECK(in<milliseconds>(t4.time) == doctest::Approx(100.0 * ratio));
-    // Not carried when the assumptions say so, nor when the device has no spec.
-    item_serving_assumptions held{};
-    held.scale_measurement = false;
-    CHECK(item_service_time(w, catalog::t4, 1, held).source == item_time_source::roofline);
+    // Not carried when the assumptions say so, nor scaled when the device has no spec.
+    item_serving_assumptions none{};
+    none.transfer = measurement_transfer::none;
+    CHECK(item_service_time(w, catalog::t4, 1, none).source == item_time_source::roofline);
     item_workload named_only = w;
     named_only.measured.device = gpu_spec{};
     named_only.measured.device.name = "somewhere";
-    CHECK(item_service_time(named_only, catalog::t4).source == item_time_source::roofline);
+    CHECK(item_service_time(named_only, catalog::t4, 1, scaled).source ==
+          item_time_source::roofline);
+    CHECK(item_service_time(named_only, catalog::t4).source == item_time_source::measured_held);
+    // A device spec that is there but invalid is an error, not silently ignored.
+    item_workload bad_device = w;
+    bad_device.measured.device.memory_bandwidth = make<gigabytes_per_second>(-256.0);
+    CHECK_THROWS_WITH_AS(item_service_time(bad_device, catalog::t4, 1, scaled),
+                         doctest::Contains("workload.measured.device.memory_bandwidth"),
+                         invalid_input);
     // Other batches than the measured one use the roofline.
     CHECK(item_service_time(w, laptop, 2).source == item_time_source::roofline);
 }
@@ -213,6 +254,33 @@ TEST_CASE("item serving: GPU counts agree with servers_for_wait; batching helps 
     const server_search at_b = servers_for_wait(rate, tb, {slo - 2.0 * tb, 0.99, {}}, 0.0);
     CHECK(e.roofline.gpus == (at_b.servers + e.roofline.batch - 1) / e.roofline.batch);
     CHECK(e.roofline.latency <= slo);
+}
+
+TEST_CASE("item serving: the utilization cap adds GPUs until the plan runs at or under it") {
+    // 2e5 images/s on T4s at a 100 ms p99: M/D/c meets the target with the slots nearly all
+    // busy, since each batch takes a few milliseconds against 100 ms.
+    const request_rate rate = make<requests_per_second>(2e5);
+    const duration slo = make<milliseconds>(100.0);
+    const item_replicas_estimate free_run =
+        item_replicas_for_rate(catalog::resnet50, catalog::t4, rate, slo);
+    REQUIRE(free_run.roofline.verdict == item_verdict::feasible);
+    CHECK(free_run.roofline.queue.queue.utilization > 0.9);
+    item_serving_assumptions capped{};
+    capped.max_utilization = 0.6;
+    const item_replicas_estimate e =
+        item_replicas_for_rate(catalog::resnet50, catalog::t4, rate, slo, capped);
+    REQUIRE(e.roofline.verdict == item_verdict::feasible);
+    CHECK(e.roofline.queue.queue.utilization <= 0.6);
+    CHECK(e.roofline.gpus > free_run.roofline.gpus);
+    // At a batch B, the slots are ⌈offered load ÷ 0.6⌉ (more slots only shorten the wait).
+    const double offered = 2e5 * in<seconds>(e.roofline.service.time);
+    CHECK(e.roofline.queue.servers == static_cast<std::int64_t>(std::ceil(offered / 0.6)));
+    CHECK(e.roofline.latency <= slo);
+    capped.max_utilization = 0.0;
+    CHECK_THROWS_WITH_AS(item_replicas_for_rate(catalog::resnet50, catalog::t4, rate, slo, capped),
+                         "item_replicas_for_rate: assumptions.max_utilization = 0 must be in "
+                         "[1e-3, 1]",
+                         invalid_input);
 }
 
 TEST_CASE("item serving: explicit no-answers") {
@@ -286,13 +354,17 @@ TEST_CASE("item workloads: bad input is invalid_input naming function, field, va
                          invalid_input);
     CHECK_THROWS_WITH_AS(largest_item_batch(catalog::resnet50, catalog::t4, 1.0),
                          "largest_item_batch: headroom = 1 must be in [0, 1)", invalid_input);
-    // A measuring device whose spec is out of range is named as the caller wrote it.
+    // A measuring device whose spec is out of range is named as the caller wrote it, when the
+    // measurement is scaled by it (held, the spec is not used).
+    item_serving_assumptions scale{};
+    scale.transfer = measurement_transfer::scale;
     item_workload m = catalog::resnet50;
     m.measured.time_per_item = make<milliseconds>(100.0);
     m.measured.device = catalog::l4;
     m.measured.device.name = "other";
     m.measured.device.memory_bandwidth = make<bytes_per_second>(1e40);
-    CHECK_THROWS_WITH_AS(item_service_time(m, catalog::t4),
+    CHECK(item_service_time(m, catalog::t4).source == item_time_source::measured_held);
+    CHECK_THROWS_WITH_AS(item_service_time(m, catalog::t4, 1, scale),
                          "item_service_time: workload.measured.device.memory_bandwidth = 1e+40 "
                          "B/s must be at most 1e30 B/s",
                          invalid_input);

@@ -61,9 +61,12 @@ struct item_batch_fit {
 };
 
 namespace detail {
-/// largest_item_batch for checked input. total(B) = context + (1 + f)(W + B·A) is affine in B
-/// (derived from item_memory_checked), so B = ⌊(usable − context − (1 + f)W) ÷ ((1 + f)A)⌋,
-/// capped at the limit, then stepped down while rounding leaves it over.
+/// largest_item_batch for checked input. total(B) = context + (1 + f)(W + B·A) rises with B
+/// (derived from item_memory_checked), so the answer is the largest B in [1, batch_limit] whose
+/// verdict fits. The closed form B = 1 + ⌊margin(1) ÷ ((1 + f)A)⌋, with the per-item cost
+/// computed directly (not as total(2) − total(1), which cancels to 0 or worse beside large
+/// weights), is tried first; if rounding leaves it one off, a bisection over [1, batch_limit]
+/// settles it in at most 41 evaluations.
 inline item_batch_fit largest_item_batch_checked(const item_workload& w, const gpu_spec& gpu,
                                                  double headroom, const runtime_overhead& o,
                                                  std::int64_t batch_limit) {
@@ -79,16 +82,31 @@ inline item_batch_fit largest_item_batch_checked(const item_workload& w, const g
         r.verdict = one.second;
         return r;
     }
-    std::int64_t b = batch_limit;
-    const double per_item = (item_memory_checked(w, 2, o).total - one.first.total).value();
+    const double per_item =
+        (1.0 + o.fragmentation) *
+        storage_size_unchecked(w.live_elements_per_item, w.activations).value();
+    std::int64_t guess = batch_limit;
     if (per_item > 0.0) {
         const double spare = one.second.margin.value() / per_item;  // items beyond the first
         if (spare + 1.0 < static_cast<double>(batch_limit)) {
-            b = static_cast<std::int64_t>(spare) + 1;
+            guess = static_cast<std::int64_t>(spare) + 1;
         }
     }
+    std::int64_t b = guess;
     auto best = at(b);
-    while (!best.second.ok && b > 1) best = at(--b);
+    if (!best.second.ok || (b < batch_limit && at(b + 1).second.ok)) {
+        std::int64_t lo = 1, hi = batch_limit;  // at(lo) fits; the answer is in [lo, hi]
+        while (lo < hi) {
+            const std::int64_t mid = lo + (hi - lo + 1) / 2;
+            if (at(mid).second.ok) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        b = lo;
+        best = at(b);
+    }
     r.fits = true;
     r.batch = b;
     r.memory = best.first;
@@ -98,8 +116,8 @@ inline item_batch_fit largest_item_batch_checked(const item_workload& w, const g
 }  // namespace detail
 
 /// The largest batch of items whose item_memory_per_gpu fits `gpu`'s memory less `headroom`.
-/// An item that holds no activations fits at batch_limit. Cost: O(1) (a closed form, see
-/// detail::largest_item_batch_checked). Ranges: workload and overhead as item_memory_per_gpu;
+/// An item that holds no activations fits at batch_limit. Cost: a closed form, checked, with a
+/// bisection of at most 41 steps when rounding leaves it off (detail::largest_item_batch_checked). Ranges: workload and overhead as item_memory_per_gpu;
 /// gpu.memory in [1e-30 B, 1e30 B]; headroom in [0, 1); batch_limit in [1, 2^40].
 inline item_batch_fit largest_item_batch(const item_workload& workload, const gpu_spec& gpu,
                                          double headroom = 0.0,

@@ -41,8 +41,11 @@ GPUCALC_DETAIL_INLINE constexpr op_timing item_batch_time_checked(const item_wor
 /// The best time of one batch of `batch` items on `gpu`: max(batch × FLOPs ÷ (peak at
 /// workload.compute × efficiency.compute), (weight bytes + batch × moved activation bytes) ÷
 /// (memory bandwidth × efficiency.memory)) (Williams, Waterman and Patterson 2009; the byte
-/// count is derived in detail::item_batch_cost). A bound: it leaves out kernel launches, the
-/// framework and preprocessing, which a measured time holds (serving/items.hpp compares them).
+/// count is derived in detail::item_batch_cost). A lower bound for the traffic the workload
+/// states: it leaves out kernel launches, the framework and preprocessing, which a measured time
+/// holds (serving/items.hpp compares them). The catalog's activation counts write and read each
+/// layer's output once; a runtime that fuses across layers moves less and one that does not
+/// fuse normalization moves more, so the bound is only as low as that count.
 /// Ranges: workload as item_workload says; batch in [1, 2^40]; the GPU's peak at
 /// workload.compute and memory_bandwidth as op_time says; each efficiency in [1e-30, 1]. Every
 /// answer is finite and positive.

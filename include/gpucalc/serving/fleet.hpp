@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <iterator>
+#include <string>
 #include <string_view>
 
 #include "../cost/prices.hpp"
@@ -53,6 +54,26 @@ inline request_rate fleet_replica_rate(const replica_capacity_estimate& e,
 }  // namespace detail
 
 namespace detail {
+
+/// Rethrows an error about one GPU type's cluster or setup with the field named as the caller
+/// wrote it: "plan_fleet: types[1].hardware.node.gpu.memory = ..." or "types[0].setup.parallel.
+/// tensor ...", not the bare field of the inner check, which would not say which type it is.
+[[noreturn]] GPUCALC_DETAIL_COLD inline void rethrow_for_type(const invalid_input& e,
+                                                              const char* function,
+                                                              std::size_t type,
+                                                              const char* part) {
+    std::string message = e.what();
+    const std::string head = std::string(function) + ": ";
+    const auto field_starts = [&](const char* prefix) {
+        return message.compare(head.size(), std::string_view(prefix).size(), prefix) == 0;
+    };
+    // The shared assumptions and the buckets' profiles are no type's, and are named already.
+    if (message.compare(0, head.size(), head) == 0 && !field_starts("assumptions.") &&
+        !field_starts("profile.")) {
+        message.insert(head.size(), "types[" + std::to_string(type) + "]." + part);
+    }
+    throw invalid_input(message);
+}
 
 /// plan_fleet on arrays.
 inline fleet_plan plan_fleet_core(const checked_model& model, const fleet_gpu_type* t,
@@ -108,10 +129,21 @@ inline fleet_plan plan_fleet_core(const checked_model& model, const fleet_gpu_ty
     check_fleet_table(table, a, function);
     check_replicas_inputs(function, k[0].profile, route, rate, a.replicas, true);
     for (std::size_t g = 0; g < n_types; ++g) {
-        const checked_cluster c = check_cluster(t[g].hardware, function);
+        const checked_cluster c = [&] {
+            try {
+                return check_cluster(t[g].hardware, function);
+            } catch (const invalid_input& e) {
+                rethrow_for_type(e, function, g, "hardware.");
+            }
+        }();
         for (std::size_t b = 0; b < n_buckets; ++b) {
-            const replica_capacity_estimate e = replica_capacity_as(
-                model, c, t[g].setup, k[b].profile, slo, mode, a.replicas.replica, function);
+            replica_capacity_estimate e{};
+            try {
+                e = replica_capacity_as(model, c, t[g].setup, k[b].profile, slo, mode,
+                                        a.replicas.replica, function);
+            } catch (const invalid_input& error) {
+                rethrow_for_type(error, function, g, "setup.");
+            }
             table.gpus_per_replica[g] = e.gpus;
             table.replica_rate[g][b] = fleet_replica_rate(e, k[b].profile, route, a.replicas);
         }
@@ -128,8 +160,8 @@ inline fleet_plan plan_fleet_core(const checked_model& model, const fleet_gpu_ty
 /// at assumptions.replicas.ttft_percentile), then cheapest_fleet's search.
 /// `Types` and `Buckets` are contiguous containers (std::array, std::vector, a C array) of
 /// fleet_gpu_type and fleet_bucket.
-/// Ranges: types 1 to fleet_type_limit, each as fleet_gpu_type says (errors about its cluster
-/// or setup name the fields as check(cluster) and replica_capacity do); buckets 1 to
+/// Ranges: types 1 to fleet_type_limit, each as fleet_gpu_type says (an error about its
+/// cluster or setup names the field as types[g].hardware.… or types[g].setup.…); buckets 1 to
 /// fleet_bucket_limit, each as fleet_bucket says, shares summing to 1 within
 /// assumptions.share_tolerance; rate in [1e-30, 1e15] requests/s; slo as replica_capacity
 /// says; mode stall or chunked (disaggregated prefill sizes a prefill pool on the whole rate,

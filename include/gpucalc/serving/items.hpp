@@ -3,6 +3,7 @@
 // target, and the GPUs for a request rate at a percentile latency (M/G/c, serving/queueing.hpp)
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <string_view>
 
@@ -21,6 +22,9 @@ namespace gpucalc {
 enum class item_time_source {
     roofline,         ///< item_batch_time at the assumptions' efficiency: a bound, no overheads
     measured,         ///< the workload's measurement, on the device it was measured on
+    /// the measurement carried to another GPU unchanged (assumes the measured time is overhead
+    /// the GPU does not cut: framework dispatch, preprocessing; see measurement_transfer)
+    measured_held,
     /// the measurement carried to another GPU by the ratio of the two GPUs' roofline times at
     /// the measured batch (derived; assumes the whole measured time scales with the hardware)
     measured_scaled,
@@ -30,7 +34,30 @@ constexpr std::string_view to_string(item_time_source s) {
     switch (s) {
         case item_time_source::roofline: return "roofline";
         case item_time_source::measured: return "measured";
+        case item_time_source::measured_held: return "measured_held";
         case item_time_source::measured_scaled: return "measured_scaled";
+    }
+    return "unknown";
+}
+
+/// How a measurement taken on one device applies on another GPU.
+enum class measurement_transfer {
+    /// The measured time unchanged: right when it is mostly overhead a faster GPU does not cut
+    /// (a measurement far above the roofline, as in docs/serving.md's example, is), and
+    /// conservative when the other GPU is faster.
+    hold,
+    /// Scaled by the ratio of the two GPUs' roofline times at the measured batch: right when
+    /// the measured time is kernel time; needs the measuring device's peak and bandwidth.
+    scale,
+    /// Not at all: the roofline plan on every GPU but the measuring one.
+    none,
+};
+
+constexpr std::string_view to_string(measurement_transfer t) {
+    switch (t) {
+        case measurement_transfer::hold: return "hold";
+        case measurement_transfer::scale: return "scale";
+        case measurement_transfer::none: return "none";
     }
     return "unknown";
 }
@@ -39,7 +66,9 @@ constexpr std::string_view to_string(item_time_source s) {
 enum class item_verdict {
     feasible,
     does_not_fit,       ///< not one batch (the measured batch, or 1) fits the GPU's memory
-    latency_below_service,  ///< the latency target is not above one batch's service time
+    /// the latency target leaves no time to wait: it is not above one batch's service time
+    /// (twice that for a batch above 1, which may wait for the running batch to end)
+    latency_below_service,
     no_gpu_count,       ///< no GPU count up to 2^40 meets the target
 };
 
@@ -55,7 +84,7 @@ constexpr std::string_view to_string(item_verdict v) {
 
 /// The assumptions of item serving. Ranges: efficiency each in [1e-30, 1]; overhead as
 /// runtime_overhead says; memory_headroom in [0, 1); service_scv in [0, 1e6]; percentile in
-/// (0, 1); batch_limit in [1, 2^20].
+/// (0, 1); max_utilization in [1e-3, 1]; batch_limit in [1, 2^20].
 struct item_serving_assumptions {
     kernel_efficiency efficiency{};  ///< for the roofline times (defaults: kernel_efficiency)
     runtime_overhead overhead{};     ///< for the memory fit (defaults: runtime_overhead)
@@ -66,13 +95,20 @@ struct item_serving_assumptions {
     /// inputs vary (C_s² = variance ÷ mean²).
     double service_scv = 0.0;
     double percentile = 0.99;  ///< the latency target is for this percentile
+    /// The highest utilization a plan may run its GPUs at: 1, the queueing model alone decides.
+    /// With a service time far below the latency target (the roofline's sub-millisecond batch
+    /// against a 500 ms target) M/D/c meets the target near 100 % busy, which holds only for
+    /// Poisson arrivals; set 0.6–0.8 (the autoscaling targets of right_size_assumptions) to
+    /// keep headroom for bursts the Poisson model leaves out.
+    double max_utilization = 1.0;
     /// The largest batch the roofline plan tries: 1,024, a planning cap (uncertain: a
     /// latency-bound service rarely gains past a few hundred items per batch; raise it for
     /// offline throughput). At most 2^20.
     std::int64_t batch_limit = 1024;
-    /// Carry a measurement to a GPU other than the one it was taken on by the roofline ratio.
-    /// Off, a measurement is used only on its own device (the roofline elsewhere).
-    bool scale_measurement = true;
+    /// How a measurement carries to a GPU other than the one it was taken on: held unchanged
+    /// by default (derived: a time far above the roofline is mostly overhead that does not
+    /// scale with the GPU; see measurement_transfer).
+    measurement_transfer transfer = measurement_transfer::hold;
 };
 
 /// One batch's service time on a GPU, and the roofline bound beside it.
@@ -102,6 +138,11 @@ constexpr void check(const item_serving_assumptions& a, const char* function) {
     if (!(a.percentile > 0.0 && a.percentile < 1.0)) {
         throw_invalid(function, "assumptions.percentile", a.percentile, "", "must be in (0, 1)");
     }
+    require_enumerator(function, "assumptions.transfer", a.transfer, 3, "measurement_transfer");
+    if (!(a.max_utilization >= 1e-3 && a.max_utilization <= 1.0)) {
+        throw_invalid(function, "assumptions.max_utilization", a.max_utilization, "",
+                      "must be in [1e-3, 1]");
+    }
     require_count(function, "assumptions.batch_limit", a.batch_limit);
     if (a.batch_limit > largest_item_batch_limit) {
         throw_invalid(function, "assumptions.batch_limit", static_cast<double>(a.batch_limit),
@@ -109,17 +150,19 @@ constexpr void check(const item_serving_assumptions& a, const char* function) {
     }
 }
 
-/// How a measurement applies on `gpu`: measured on it (same name), carried by the roofline ratio
-/// (its device has a peak at the workload's precision and a bandwidth), or not at all.
+/// How a measurement applies on `gpu`: measured on it (same name), else as assumptions.transfer
+/// says. Scaling needs the measuring device's spec: a device with a peak or bandwidth of exactly
+/// 0 has none (the roofline is used), and any other value must be a valid peak and bandwidth.
 constexpr item_time_source measurement_use(const item_workload& w, const gpu_spec& gpu,
                                            const item_serving_assumptions& a,
                                            const char* function) {
     if (!has_measurement(w)) return item_time_source::roofline;
     const gpu_spec& d = w.measured.device;
     if (!d.name.empty() && d.name == gpu.name) return item_time_source::measured;
-    if (!a.scale_measurement) return item_time_source::roofline;
-    if (!(peak_entry(d.dense_peak, w.compute).value() > 0.0 &&
-          d.memory_bandwidth.value() > 0.0)) {
+    if (a.transfer == measurement_transfer::none) return item_time_source::roofline;
+    if (a.transfer == measurement_transfer::hold) return item_time_source::measured_held;
+    if (exactly_equal(peak_entry(d.dense_peak, w.compute).value(), 0.0) ||
+        exactly_equal(d.memory_bandwidth.value(), 0.0)) {
         return item_time_source::roofline;
     }
     peak_of(d, w.compute, function, "workload.compute", "workload.measured.device.");
@@ -137,7 +180,8 @@ constexpr item_service item_service_checked(const item_workload& w, const gpu_sp
     s.source = batch == w.measured.batch ? use : item_time_source::roofline;
     const double b = static_cast<double>(batch);
     switch (s.source) {
-        case item_time_source::measured: s.time = b * w.measured.time_per_item; break;
+        case item_time_source::measured:
+        case item_time_source::measured_held: s.time = b * w.measured.time_per_item; break;
         case item_time_source::measured_scaled: {
             // Derived: t_gpu = t_device × R_gpu(B) ÷ R_device(B), R the roofline batch time.
             const op_timing there =
@@ -154,8 +198,8 @@ constexpr item_service item_service_checked(const item_workload& w, const gpu_sp
 }  // namespace detail
 
 /// The service time of one batch of `batch` items on `gpu`: the measurement when the batch is
-/// the measured one (on its own device as measured; elsewhere scaled by the roofline ratio when
-/// assumptions.scale_measurement and the device's spec allow), else the roofline bound
+/// the measured one (on its own device as measured; elsewhere held, scaled by the roofline
+/// ratio, or not used, as assumptions.transfer says), else the roofline bound
 /// (item_batch_time). A measurement at one batch says nothing of another, so other batches use
 /// the roofline. Ranges: workload as item_workload says; batch in [1, 2^40]; the GPU as
 /// item_batch_time says; the assumptions as item_serving_assumptions says.
@@ -178,7 +222,9 @@ struct item_gpu_plan {
     std::int64_t gpus = 0;
     std::int64_t batch = 0;  ///< items per batch on each GPU (0 without an answer)
     item_service service{};  ///< at that batch (at the first batch tried without an answer)
-    /// The queue of gpus × batch slots (servers_for_wait's answer; empty without an answer).
+    /// The queue of batch slots, each a server of the batch's service time: servers_for_wait's
+    /// answer, whose `servers` may be below gpus × batch (the last GPU's batch is not full), or
+    /// the count the utilization cap raised it to (empty without an answer).
     server_search queue{};
     duration latency{};  ///< the percentile's wait + the batch boundary + service; 0 without
 };
@@ -216,10 +262,22 @@ inline item_gpu_plan item_plan_at(const item_service& s, const request_rate& rat
     // counts) is taken as 1e-30 s: rounded up, so the answer errs towards more GPUs.
     const duration service = s.time.value() < smallest_input
                                  ? duration::from_value(smallest_input) : s.time;
-    const server_search q = servers_for_wait(rate, service, target, a.service_scv, most_slots);
+    server_search q = servers_for_wait(rate, service, target, a.service_scv, most_slots);
     if (!q.found) {
         p.verdict = item_verdict::no_gpu_count;
         return p;
+    }
+    if (q.queue.utilization > a.max_utilization) {
+        // The fewest slots at or under the utilization cap: ⌈offered load ÷ cap⌉; more servers
+        // only shorten the wait, so the target still holds.
+        const double needed = std::ceil(q.queue.offered_load / a.max_utilization);
+        if (!(needed <= static_cast<double>(most_slots))) {
+            p.verdict = item_verdict::no_gpu_count;
+            return p;
+        }
+        q.servers = static_cast<std::int64_t>(needed);
+        q.queue = queue_wait_checked(rate.value(), service.value(), q.servers, a.service_scv,
+                                     a.percentile);
     }
     p.batch = s.batch;
     p.gpus = ceil_div(q.servers, s.batch);
