@@ -88,7 +88,7 @@ struct cpu_gpu_comparison {
 /// efficiencies); a memory-bound job's the ratio of the memory bandwidths. Ranges: work as
 /// op_time; cpu as check(cpu_spec); gpu as check(gpu_spec); each precision a peak its device
 /// has (the CPU: fp32, or bf16 with BF16 instructions); each efficiency and power fraction in
-/// [1e-30, 1]; prices 0 (not priced) or in [$1e-30/h, $1e9/h] and [$1e-30/GPU·h,
+/// [1e-30, 1]; prices 0 (not priced) or in [$1e-30/s, $1e9/h] and [$1e-30/GPU·s,
 /// $1e9/GPU·h]. Every answer is then finite; an unknown TDP or a missing price shows as its
 /// flag.
 constexpr cpu_gpu_comparison compare_cpu_gpu(const op_cost& work, const cpu_spec& cpu,
