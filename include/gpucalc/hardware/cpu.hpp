@@ -134,7 +134,7 @@ constexpr flop_rate cpu_peak_of(const cpu_spec& cpu, compute_precision precision
     const double per_cycle = flops_per_cycle(cpu, precision);
     if (!(per_cycle > 0.0)) {
         throw_invalid_name(function, field, to_string(precision), "is not supported by ",
-                           cpu.name, " (the catalog states FP32 and BF16 peaks of CPUs only)");
+                           cpu.name, " (a cpu_spec has FP32 and BF16 peaks only)");
     }
     return make<flops_per_second>(static_cast<double>(cpu.sockets) *
                                   static_cast<double>(cpu.cores) *
