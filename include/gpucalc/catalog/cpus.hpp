@@ -29,7 +29,7 @@ namespace catalog {
 ///   × 8 B.
 /// - FP32: 32 FLOPs/cycle/core. Zen 4 has two 256-bit FMA pipes and executes a 512-bit AVX-512
 ///   instruction as two 256-bit halves (AMD, "Software Optimization Guide for the AMD Zen4
-///   Microarchitecture", pub. 57647, §2.11 floating-point unit): 2 × 8 lanes × 2 = 32.
+///   Microarchitecture", its floating-point unit section): 2 × 8 lanes × 2 = 32.
 /// - BF16: 64 FLOPs/cycle/core, derived: VDPBF16PS on the same pipes computes two BF16 products
 ///   per FP32 lane (AVX512_BF16), so twice the FP32 rate. Uncertain: 32–64 (AMD does not print a
 ///   BF16 throughput; a one-pipe implementation would give 32).
@@ -57,9 +57,9 @@ inline constexpr cpu_spec epyc_9654 = [] {
 ///   IA-32 Architectures Optimization Reference Manual, the Golden Cove/Sapphire Rapids server
 ///   core's ports 0 and 5): 2 × 16 lanes × 2 = 64.
 /// - BF16: 1,024 FLOPs/cycle/core from AMX: the TMUL unit performs 1,024 BF16 operations (512
-///   multiply-adds) per cycle per core (Intel, "Accelerate AI Workloads with Intel AMX", 4th Gen
-///   Xeon Scalable product brief; the Optimization Reference Manual's AMX chapter: a 16 × 32
-///   BF16 tile times a 32 × 16 tile, 8,192 multiply-adds, every 16 cycles). Peaks at AMX rates
+///   multiply-adds) per cycle per core, and 2,048 INT8 (Intel's AMX material for 4th Gen Xeon
+///   Scalable, intel.com; the Optimization Reference Manual's AMX chapter: a 16 × 32 BF16 tile
+///   times a 32 × 16 tile, 8,192 multiply-adds, every 16 cycles). Peaks at AMX rates
 ///   need AMX-tiled kernels (oneDNN); AVX-512 BF16 alone gives 128.
 /// Derived peaks at 2.0 GHz: FP32 7.17 TFLOP/s, BF16 114.7 TFLOP/s (uncertain: up to 1.5×
 /// at the 3.0 GHz all-core turbo; Intel lowers the clock under AMX and AVX-512 load by an
