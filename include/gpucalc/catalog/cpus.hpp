@@ -61,9 +61,9 @@ inline constexpr cpu_spec epyc_9654 = [] {
 ///   Scalable, intel.com; the Optimization Reference Manual's AMX chapter: a 16 × 32 BF16 tile
 ///   times a 32 × 16 tile, 8,192 multiply-adds, every 16 cycles). Peaks at AMX rates
 ///   need AMX-tiled kernels (oneDNN); AVX-512 BF16 alone gives 128.
-/// Derived peaks at 2.0 GHz: FP32 7.17 TFLOP/s, BF16 114.7 TFLOP/s (uncertain: up to 1.5×
-/// at the 3.0 GHz all-core turbo; Intel lowers the clock under AMX and AVX-512 load by an
-/// amount ARK does not print).
+/// Derived peaks at 2.0 GHz: FP32 7.17 TFLOP/s, BF16 114.7 TFLOP/s. Uncertain: about 0.9× to
+/// 1.5× these. Intel lowers the clock under heavy AMX and AVX-512 load by an amount ARK does
+/// not print, possibly a little below base, and the all-core turbo is 3.0 GHz.
 inline constexpr cpu_spec xeon_8480_plus = [] {
     using namespace literals;
     cpu_spec c{};
