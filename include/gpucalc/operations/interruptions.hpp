@@ -25,6 +25,32 @@ inline constexpr double llama3_interruptions_per_gpu_hour = 419.0 / (16384.0 * 5
 /// 30 s); waiting for spare capacity, if any, comes on top.
 inline constexpr duration default_restart_overhead = make<minutes>(10.0);
 
+namespace detail {
+/// mean_time_between_interruptions, naming `function` in its errors.
+constexpr duration interruptions_mean(double failures_per_gpu_hour, std::int64_t gpus,
+                                      double preemptions_per_hour, const char* function) {
+    constexpr double largest_rate = 1e9;
+    if (!(exactly_equal(failures_per_gpu_hour, 0.0) ||
+          (failures_per_gpu_hour >= smallest_input && failures_per_gpu_hour <= largest_rate))) {
+        throw_invalid(function, "failures_per_gpu_hour", failures_per_gpu_hour, "",
+                      "must be 0 or in [1e-30, 1e9]");
+    }
+    if (!(exactly_equal(preemptions_per_hour, 0.0) ||
+          (preemptions_per_hour >= smallest_input && preemptions_per_hour <= largest_rate))) {
+        throw_invalid(function, "preemptions_per_hour", preemptions_per_hour, "",
+                      "must be 0 or in [1e-30, 1e9]");
+    }
+    require_count(function, "gpus", gpus);
+    const double rate = failures_per_gpu_hour * static_cast<double>(gpus) + preemptions_per_hour;
+    constexpr double smallest_rate = 1e-9;  // mean_time_between's range
+    if (!(rate >= smallest_rate && rate <= largest_rate)) {
+        throw_invalid(function, "failures_per_gpu_hour x gpus + preemptions_per_hour", rate, "",
+                      "must be in [1e-9, 1e9] per hour");
+    }
+    return make<hours>(1.0 / rate);  // mean_time_between(rate), its range checked here
+}
+}  // namespace detail
+
 /// The job-level mean time between interruptions (derived): failures strike each GPU as an
 /// independent Poisson process, so the job's rate is failures_per_gpu_hour × gpus, and spot
 /// reclaims of the job, a further independent Poisson process, add theirs (the superposition of
@@ -36,25 +62,8 @@ inline constexpr duration default_restart_overhead = make<minutes>(10.0);
 constexpr duration mean_time_between_interruptions(double failures_per_gpu_hour,
                                                    std::int64_t gpus,
                                                    double preemptions_per_hour = 0.0) {
-    constexpr const char* function = "mean_time_between_interruptions";
-    constexpr double largest_rate = 1e9;
-    if (!(detail::exactly_equal(failures_per_gpu_hour, 0.0) ||
-          (failures_per_gpu_hour >= detail::smallest_input && failures_per_gpu_hour <= largest_rate))) {
-        detail::throw_invalid(function, "failures_per_gpu_hour", failures_per_gpu_hour, "",
-                              "must be 0 or in [1e-30, 1e9]");
-    }
-    if (!(detail::exactly_equal(preemptions_per_hour, 0.0) ||
-          (preemptions_per_hour >= detail::smallest_input && preemptions_per_hour <= largest_rate))) {
-        detail::throw_invalid(function, "preemptions_per_hour", preemptions_per_hour, "",
-                              "must be 0 or in [1e-30, 1e9]");
-    }
-    detail::require_count(function, "gpus", gpus);
-    const double rate = failures_per_gpu_hour * static_cast<double>(gpus) + preemptions_per_hour;
-    if (!(rate >= 1e-9 && rate <= largest_rate)) {
-        detail::throw_invalid(function, "failures_per_gpu_hour x gpus + preemptions_per_hour",
-                              rate, "", "must be in [1e-9, 1e9] per hour");
-    }
-    return mean_time_between(rate);
+    return detail::interruptions_mean(failures_per_gpu_hour, gpus, preemptions_per_hour,
+                                      "mean_time_between_interruptions");
 }
 
 /// A training job whose checkpoints follow from its storage, run on spot or on demand.
@@ -120,9 +129,9 @@ inline checkpointed_estimate checkpointed_run_cost(const checkpoint_io& io, cons
                                    " (the next checkpoint cannot start before it is written)");
     }
     checkpointed_estimate e{};
-    e.mean_time_between_interruptions = mean_time_between_interruptions(
+    e.mean_time_between_interruptions = detail::interruptions_mean(
         run.failures_per_gpu_hour, static_cast<std::int64_t>(gpus),
-        run.spot ? run.preemptions_per_hour : 0.0);
+        run.spot ? run.preemptions_per_hour : 0.0, function);
     e.restart_time = io.restore + run.restart_overhead;
     duration interval = run.interval;
     if (!(interval > duration{})) {
@@ -133,7 +142,11 @@ inline checkpointed_estimate checkpointed_run_cost(const checkpoint_io& io, cons
     const duration attempt = interval + io.stall + e.restart_time;
     constexpr double largest_exponent = 500.0;  // spot_cost's bound on (τ + δ + R) ÷ M
     if (!(attempt / e.mean_time_between_interruptions < largest_exponent)) {
-        detail::throw_never_finishes(function, attempt, e.mean_time_between_interruptions);
+        detail::throw_invalid_name(function, "interval + io.stall + restart_time",
+                                   detail::value_text(attempt),
+                                   "must be under 500 x the mean time between interruptions, ",
+                                   detail::value_text(e.mean_time_between_interruptions),
+                                   " (the job would practically never finish)");
     }
     spot_job job{};
     job.work = run.work;
