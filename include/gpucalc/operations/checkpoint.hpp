@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 
 #include "../catalog/links.hpp"
 #include "../detail/checks.hpp"
@@ -129,6 +130,16 @@ struct checkpoint_storage {
 /// Distributed Checkpoint's async_save; Megatron-LM's --async-save): only while each GPU copies
 /// its part to host memory; the host then writes it while training runs.
 enum class checkpoint_mode { synchronous, asynchronous };
+
+/// The mode's name ("synchronous", "asynchronous"); "unknown" for a value cast from another
+/// integer.
+constexpr std::string_view to_string(checkpoint_mode m) {
+    switch (m) {
+        case checkpoint_mode::synchronous: return "synchronous";
+        case checkpoint_mode::asynchronous: return "asynchronous";
+    }
+    return "unknown";
+}
 
 /// What checkpoint_io_time assumes besides the storage.
 struct checkpoint_io_setup {
