@@ -131,6 +131,15 @@ constexpr gpucalc::energy_price electricity = prices::us_industrial_electricity_
 constexpr gpucalc::energy_price electricity_low = 0.05_usd_per_kWh;   // the catalog's range
 constexpr gpucalc::energy_price electricity_high = 0.20_usd_per_kWh;
 
+/// The checkpoint section's storage, for the scaling section's runs: local NVMe, eight PCIe 4.0
+/// data-center drives a node (storage_rates::nvme_pcie_gen4, Samsung PM9A3: 3.5 GB/s write, 6.5
+/// GB/s read; a p5.48xlarge has eight local NVMe drives), or a shared file system, FSx for Lustre
+/// PERSISTENT_2 at 1,000 MB/s per TiB over 100 TiB (AWS FSx for Lustre User Guide), reached over
+/// one 100 Gb/s NIC a node. Synchronous writes; failures at the Llama 3 report's rate
+/// (llama3_interruptions_per_gpu_hour, derived), on demand.
+constexpr double checkpoint_drives_per_node = 8.0;
+constexpr double checkpoint_lustre_tib = 100.0;
+
 /// A week of work on 64 GPUs, on spot capacity or on demand.
 constexpr gpucalc::duration spot_work = 168.0_h;
 constexpr gpucalc::gpu_count spot_gpus = 64.0_gpu;
@@ -650,6 +659,61 @@ void scaling_section() {
     print_table(rows);
 }
 
+void checkpoint_section() {
+    const gpucalc::checkpoint_storage nvme{
+        {checkpoint_drives_per_node * gpucalc::storage_rates::nvme_pcie_gen4.write,
+         checkpoint_drives_per_node * gpucalc::storage_rates::nvme_pcie_gen4.read},
+        false,
+        {}};
+    const gpucalc::checkpoint_storage lustre{
+        {cat::load_paths::nic_100g.read, cat::load_paths::nic_100g.read},
+        true,
+        {checkpoint_lustre_tib * gpucalc::storage_rates::fsx_lustre_per_tib_1000.write,
+         checkpoint_lustre_tib * gpucalc::storage_rates::fsx_lustre_per_tib_1000.read}};
+    const gpucalc::duration between = gpucalc::mean_time_between_interruptions(
+        gpucalc::llama3_interruptions_per_gpu_hour, scaling_gpus);
+    std::cout << "== Checkpoints of the training runs above (operations/): synchronous, on"
+                 " demand, an interruption every "
+              << gpucalc::to_string(between) << " on " << count_text(scaling_gpus)
+              << " GPUs at the Llama 3 report's rate ==\n\n"
+              << "A checkpoint is the bf16 weights, the fp32 master copy and AdamW's two moments"
+                 " (14 bytes a parameter); the total is one copy whatever the layout. Writes"
+                 " spread over the GPUs; the interval is Daly's; overhead is checkpoints, lost"
+                 " work and restarts (restore plus "
+              << gpucalc::to_string(gpucalc::default_restart_overhead)
+              << ") over the time to train.\n"
+              << "NVMe: " << checkpoint_drives_per_node
+              << " PCIe 4.0 drives a node (Samsung PM9A3). Lustre: FSx for Lustre, "
+              << checkpoint_lustre_tib << " TiB at 1,000 MB/s per TiB, one 100 Gb/s NIC a"
+                 " node.\n\n";
+    std::vector<std::vector<std::string>> rows{
+        {"model", "checkpoint", "per GPU", "NVMe write", "every", "overhead", "Lustre write",
+         "every", "overhead"}};
+    for (const scaled_run& r : scaled_runs()) {
+        if (!r.found) continue;
+        const gpucalc::checkpoint_size size =
+            gpucalc::training_checkpoint_size(*r.model, scaling_job(), r.strategy.parallel);
+        std::vector<std::string> row{std::string(r.model->name), gpucalc::to_string(size.total),
+                                     gpucalc::to_string(size.per_gpu)};
+        for (const gpucalc::checkpoint_storage* storage : {&nvme, &lustre}) {
+            gpucalc::checkpoint_io_setup setup{};
+            setup.storage = *storage;
+            setup.gpus_per_node = gpus_per_node;
+            const gpucalc::checkpoint_io io = gpucalc::checkpoint_io_time(size, setup);
+            gpucalc::checkpointed_run run{};
+            run.work = gpucalc::time_to_train(r.step, llama_3_tokens);
+            run.gpus = static_cast<double>(r.step.gpus) * 1.0_gpu;
+            run.on_demand = aws_price;
+            const gpucalc::checkpointed_estimate e = gpucalc::checkpointed_run_cost(io, run);
+            row.push_back(gpucalc::to_string(io.write));
+            row.push_back(gpucalc::to_string(e.run.interval));
+            row.push_back(share_text(e.run.overhead));
+        }
+        rows.push_back(row);
+    }
+    print_table(rows);
+}
+
 void cost_section() {
     std::cout << "== Cost at dated prices (catalog/prices.hpp): H100 SXM on demand at "
               << gpucalc::to_string(lambda_price) << " (" << lambda_price_label
@@ -1059,6 +1123,7 @@ int main() {
     training_section();
     throughput_section();
     scaling_section();
+    checkpoint_section();
     cost_section();
     serving_capacity_section();
     mixed_fleet_section();

@@ -1,0 +1,209 @@
+// hostile_operations_checkpoint_test.cpp: bad input to the checkpoint functions is invalid_input
+// naming the function, the field, the value and the rule (issue 18 §4: a bandwidth of zero, a
+// failure rate below zero, an interval shorter than the write time), and input at the edges gets
+// a finite answer.
+#include <gpucalc/catalog/models.hpp>
+#include <gpucalc/operations.hpp>
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <limits>
+
+using namespace gpucalc;
+using namespace gpucalc::literals;
+namespace cat = gpucalc::catalog;
+
+namespace {
+checkpoint_size seventy_b() {
+    return training_checkpoint_size(cat::llama_2_70b, training_job{}, parallel_layout{});
+}
+checkpoint_io_setup one_gb_per_s() {
+    checkpoint_io_setup s{};
+    s.storage.per_node = {1.0_GB_per_s, 1.0_GB_per_s};
+    return s;
+}
+checkpointed_run ten_hours() {
+    checkpointed_run r{};
+    r.work = 10.0_h;
+    r.gpus = 8.0_gpu;
+    r.on_demand = 2.0_usd_per_gpu_hour;
+    return r;
+}
+}  // namespace
+
+TEST_CASE("a bandwidth of zero or below") {
+    auto s = one_gb_per_s();
+    s.storage.per_node.write = 0.0_GB_per_s;
+    CHECK_THROWS_WITH_AS(checkpoint_io_time(seventy_b(), s),
+                         "checkpoint_io_time: setup.storage.per_node.write = 0 B/s must be finite and > 0",
+                         invalid_input);
+    s = one_gb_per_s();
+    s.storage.per_node.read = make<gigabytes_per_second>(-1.0);
+    CHECK_THROWS_AS(checkpoint_io_time(seventy_b(), s), invalid_input);
+    s = one_gb_per_s();
+    s.storage.shared = true;  // a shared system left at zero
+    CHECK_THROWS_WITH_AS(checkpoint_io_time(seventy_b(), s),
+                         "checkpoint_io_time: setup.storage.aggregate.write = 0 B/s must be finite and > 0",
+                         invalid_input);
+    s = one_gb_per_s();
+    s.host_link = make<gigabytes_per_second>(std::numeric_limits<double>::quiet_NaN());
+    CHECK_THROWS_AS(checkpoint_io_time(seventy_b(), s), invalid_input);
+    // Not shared: the aggregate is not read.
+    s = one_gb_per_s();
+    s.storage.aggregate.write = make<gigabytes_per_second>(-5.0);
+    CHECK_NOTHROW(checkpoint_io_time(seventy_b(), s));
+}
+
+TEST_CASE("counts, the mode and a hand-made size") {
+    auto s = one_gb_per_s();
+    s.gpus_per_node = 0;
+    CHECK_THROWS_WITH_AS(checkpoint_io_time(seventy_b(), s),
+                         "checkpoint_io_time: setup.gpus_per_node = 0 must be >= 1", invalid_input);
+    s = one_gb_per_s();
+    s.mode = static_cast<checkpoint_mode>(7);
+    CHECK_THROWS_WITH_AS(checkpoint_io_time(seventy_b(), s),
+                         "checkpoint_io_time: setup.mode = 7 must be a gpucalc::checkpoint_mode value",
+                         invalid_input);
+    auto size = seventy_b();
+    size.gpus = 0;
+    CHECK_THROWS_WITH_AS(checkpoint_io_time(size, one_gb_per_s()),
+                         "checkpoint_io_time: size.gpus = 0 must be >= 1", invalid_input);
+    size = seventy_b();
+    size.total = data_size{};
+    CHECK_THROWS_WITH_AS(checkpoint_io_time(size, one_gb_per_s()),
+                         "checkpoint_io_time: size.total = 0 B must be finite and > 0", invalid_input);
+}
+
+TEST_CASE("a failure rate below zero, or no interruptions at all") {
+    CHECK_THROWS_WITH_AS(mean_time_between_interruptions(-1e-5, 256),
+                         "mean_time_between_interruptions: failures_per_gpu_hour = -1e-05 must be 0 "
+                         "or in [1e-30, 1e9]",
+                         invalid_input);
+    CHECK_THROWS_WITH_AS(mean_time_between_interruptions(1e-5, 256, -0.1),
+                         "mean_time_between_interruptions: preemptions_per_hour = -0.1 must be 0 or "
+                         "in [1e-30, 1e9]",
+                         invalid_input);
+    CHECK_THROWS_WITH_AS(mean_time_between_interruptions(0.0, 256, 0.0),
+                         "mean_time_between_interruptions: failures_per_gpu_hour x gpus + "
+                         "preemptions_per_hour = 0 must be in [1e-9, 1e9] per hour",
+                         invalid_input);
+    CHECK_THROWS_AS(mean_time_between_interruptions(std::nan(""), 8), invalid_input);
+    CHECK_THROWS_AS(mean_time_between_interruptions(1e9, std::int64_t{1} << 40), invalid_input);
+    CHECK_THROWS_WITH_AS(mean_time_between_interruptions(1e-5, 0),
+                         "mean_time_between_interruptions: gpus = 0 must be >= 1", invalid_input);
+    auto r = ten_hours();
+    r.failures_per_gpu_hour = -1e-5;
+    const auto io = checkpoint_io_time(seventy_b(), one_gb_per_s());
+    CHECK_THROWS_WITH_AS(checkpointed_run_cost(io, r),
+                         "checkpointed_run_cost: failures_per_gpu_hour = -1e-05 must be 0 or in "
+                         "[1e-30, 1e9]",
+                         invalid_input);
+}
+
+TEST_CASE("an interval shorter than the write time") {
+    const auto io = checkpoint_io_time(seventy_b(), one_gb_per_s());  // 965.67 GB at 1 GB/s
+    auto r = ten_hours();
+    r.interval = 1.0_s;
+    CHECK_THROWS_WITH_AS(checkpointed_run_cost(io, r),
+                         "checkpointed_run_cost: interval = 1 s must be at least the checkpoint's "
+                         "write time io.write = 16.0945512448 min (the next checkpoint cannot start "
+                         "before it is written)",
+                         invalid_input);
+    r.interval = io.write;  // exactly the write: allowed
+    CHECK_NOTHROW(checkpointed_run_cost(io, r));
+}
+
+TEST_CASE("the chain's other fields") {
+    const auto io = checkpoint_io_time(seventy_b(), one_gb_per_s());
+    auto r = ten_hours();
+    r.gpus = 2.5_gpu;
+    CHECK_THROWS_WITH_AS(checkpointed_run_cost(io, r),
+                         "checkpointed_run_cost: gpus = 2.5 must be a whole count in [1, 2^40]",
+                         invalid_input);
+    r = ten_hours();
+    r.spot = true;
+    r.discount = 1.0;
+    CHECK_THROWS_WITH_AS(checkpointed_run_cost(io, r),
+                         "checkpointed_run_cost: discount = 1 must be in [0, 1)", invalid_input);
+    r = ten_hours();
+    r.restart_overhead = -1.0_s;
+    CHECK_THROWS_WITH_AS(checkpointed_run_cost(io, r),
+                         "checkpointed_run_cost: restart_overhead = -1 s must be finite and >= 0",
+                         invalid_input);
+    r = ten_hours();
+    r.work = 0.0_h;
+    CHECK_THROWS_AS(checkpointed_run_cost(io, r), invalid_input);
+    auto bad = io;
+    bad.stall = io.write * 2.0;
+    CHECK_THROWS_WITH_AS(checkpointed_run_cost(bad, ten_hours()),
+                         "checkpointed_run_cost: io.stall = 32.1891024896 min must not exceed "
+                         "io.write = 16.0945512448 min",
+                         invalid_input);
+    bad = io;
+    bad.stall = duration{};
+    CHECK_THROWS_WITH_AS(checkpointed_run_cost(bad, ten_hours()),
+                         "checkpointed_run_cost: io.stall = 0 s must be finite and > 0", invalid_input);
+    // Failures so frequent that the job would never finish.
+    r = ten_hours();
+    r.failures_per_gpu_hour = 1e3;
+    CHECK_THROWS_WITH_AS(checkpointed_run_cost(io, r),
+                         "checkpointed_run_cost: interval + io.stall + restart_time = 58.2836537344 "
+                         "min must be under 500 x the mean time between interruptions, 450 ms (the "
+                         "job would practically never finish)",
+                         invalid_input);
+}
+
+TEST_CASE("the size's own rules keep their names") {
+    training_job lora{};
+    lora.lora.enabled = true;
+    CHECK_THROWS_WITH_AS(training_checkpoint_size(cat::llama_2_70b, lora, parallel_layout{}),
+                         "training_checkpoint_size: lora.enabled = 1 must be false (a LoRA "
+                         "checkpoint, the adapter alone, is not modelled)",
+                         invalid_input);
+    parallel_layout l{};
+    l.tensor = 3;
+    CHECK_THROWS_WITH_AS(training_checkpoint_size(cat::llama_2_70b, training_job{}, l),
+                         "training_checkpoint_size: layout.tensor = 3 must divide attention heads = 64",
+                         invalid_input);
+    l = parallel_layout{};
+    l.zero_stage = 4;
+    CHECK_THROWS_AS(training_checkpoint_size(cat::llama_2_70b, training_job{}, l), invalid_input);
+    training_job j{};
+    j.optimizer = static_cast<optimizer>(9);
+    CHECK_THROWS_WITH_AS(training_checkpoint_size(cat::llama_2_70b, j, parallel_layout{}),
+                         "training_checkpoint_size: optimizer = 9 must be a gpucalc::optimizer value",
+                         invalid_input);
+}
+
+TEST_CASE("edges: finite answers") {
+    // The largest layout of counts and the smallest bandwidths still give finite times.
+    checkpoint_size s{};
+    s.total = make<bytes>(1e30);
+    s.per_gpu = make<bytes>(1e30);
+    s.weights = make<bytes>(1e30);
+    s.weights_per_gpu = make<bytes>(1e30);
+    s.gpus = std::int64_t{1} << 40;
+    checkpoint_io_setup setup{};
+    setup.storage.per_node = {make<bytes_per_second>(1e-30), make<bytes_per_second>(1e-30)};
+    setup.storage.shared = true;
+    setup.storage.aggregate = {make<bytes_per_second>(1e-30), make<bytes_per_second>(1e-30)};
+    setup.host_link = make<bytes_per_second>(1e-30);
+    setup.gpus_per_node = 1;
+    const auto io = checkpoint_io_time(s, setup);
+    CHECK(std::isfinite(io.write.value()));
+    CHECK(std::isfinite(io.restore.value()));
+    CHECK(std::isfinite(io.read.value()));
+    // A tiny stall and a huge mean time between interruptions.
+    checkpoint_io tiny{};
+    tiny.stall = make<seconds>(1e-30);
+    tiny.write = make<seconds>(1e-30);
+    auto r = ten_hours();
+    r.failures_per_gpu_hour = 1e-30;
+    r.gpus = 1.0_gpu;
+    r.preemptions_per_hour = 0.0;
+    r.failures_per_gpu_hour = 1e-9;
+    const auto e = checkpointed_run_cost(tiny, r);
+    CHECK(std::isfinite(e.run.wall_time.value()));
+    CHECK(std::isfinite(e.cost.value()));
+}

@@ -1,0 +1,239 @@
+// operations_checkpoint_test.cpp: checkpoint size against ZeRO's byte counts (Rajbhandari et al.
+// 2020, §3.1) and the memory model, write and restore times worked by hand, the job-level mean
+// time between interruptions from the Llama 3 report's counts (Dubey et al. 2024, §3.3.4, Table 5),
+// and the chain to Daly's interval (Daly 2006, Eq. 37) and spot_cost (Eq. 20).
+#include <gpucalc/catalog/models.hpp>
+#include <gpucalc/memory.hpp>
+#include <gpucalc/operations.hpp>
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+using namespace gpucalc;
+using namespace gpucalc::literals;
+namespace cat = gpucalc::catalog;
+
+namespace {
+// Llama-2-70B's exact count (model_test pins it to the published checkpoint).
+constexpr double llama_2_70b_parameters = 68976648192.0;
+
+parallel_layout tp8_pp4_dp8_zero1() {
+    parallel_layout l{};
+    l.tensor = 8;
+    l.pipeline = 4;
+    l.data = 8;
+    l.zero_stage = 1;
+    return l;
+}
+
+checkpoint_io_setup nvme_setup() {
+    checkpoint_io_setup s{};
+    s.storage.per_node = {8.0 * storage_rates::nvme_pcie_gen4.write,
+                          8.0 * storage_rates::nvme_pcie_gen4.read};
+    return s;
+}
+
+checkpoint_io_setup lustre_setup() {
+    checkpoint_io_setup s{};
+    s.storage.per_node = {catalog::load_paths::nic_100g.read, catalog::load_paths::nic_100g.read};
+    s.storage.shared = true;
+    s.storage.aggregate = {100.0 * storage_rates::fsx_lustre_per_tib_125.write,
+                           100.0 * storage_rates::fsx_lustre_per_tib_125.read};
+    return s;
+}
+}  // namespace
+
+TEST_CASE("mixed-precision Adam: 14 of ZeRO's 16 bytes per parameter are checkpointed") {
+    // ZeRO §3.1: 2 (fp16 weights) + 2 (fp16 gradients) + 12 (fp32 master, momentum, variance).
+    // The checkpoint keeps all but the gradients: 2 + 12 = 14 bytes per parameter.
+    const training_job job{};
+    const auto s = training_checkpoint_size(cat::llama_2_70b, job, parallel_layout{});
+    CHECK(in<bytes>(s.weights) == doctest::Approx(2.0 * llama_2_70b_parameters));
+    CHECK(in<bytes>(s.optimizer_states) == doctest::Approx(12.0 * llama_2_70b_parameters));
+    CHECK(in<bytes>(s.total) == doctest::Approx(14.0 * llama_2_70b_parameters));
+    // 965.7 GB: 14 × 68,976,648,192.
+    CHECK(in<gigabytes>(s.total) == doctest::Approx(965.673074688));
+    // One GPU holds everything.
+    CHECK(in<bytes>(s.per_gpu) == doctest::Approx(in<bytes>(s.total)));
+    CHECK(s.gpus == 1);
+}
+
+TEST_CASE("the total does not depend on the layout; the per-GPU share does") {
+    const training_job job{};
+    parallel_layout replicas{};
+    replicas.data = 4;  // four full copies: one is written
+    const auto r = training_checkpoint_size(cat::llama_2_70b, job, replicas);
+    CHECK(in<bytes>(r.total) == doctest::Approx(14.0 * llama_2_70b_parameters));
+    CHECK(in<bytes>(r.per_gpu) == doctest::Approx(14.0 * llama_2_70b_parameters));
+    parallel_layout zero3 = replicas;
+    zero3.zero_stage = 3;  // every rank holds and writes a quarter
+    const auto z = training_checkpoint_size(cat::llama_2_70b, job, zero3);
+    CHECK(in<bytes>(z.total) == doctest::Approx(14.0 * llama_2_70b_parameters));
+    CHECK(in<bytes>(z.per_gpu) == doctest::Approx(14.0 * llama_2_70b_parameters / 4.0));
+    CHECK(z.gpus == 4);
+    parallel_layout zero1 = replicas;
+    zero1.zero_stage = 1;  // optimizer sharded, weights replicated: 2 + 12/4 = 5 bytes/parameter
+    const auto o = training_checkpoint_size(cat::llama_2_70b, job, zero1);
+    CHECK(in<bytes>(o.per_gpu) == doctest::Approx(5.0 * llama_2_70b_parameters));
+    // The same shares as the memory model's model states, gradients left out.
+    const model_states m = model_states_per_gpu(llama_2_70b_parameters, job, zero1);
+    CHECK(in<bytes>(o.weights_per_gpu) == doctest::Approx(in<bytes>(m.weights)));
+    CHECK(in<bytes>(o.optimizer_states_per_gpu) == doctest::Approx(in<bytes>(m.optimizer_states)));
+}
+
+TEST_CASE("TP 8, PP 4, DP 8, ZeRO-1: the per-GPU share by hand and as the memory model counts it") {
+    // A stage of 20 layers; per layer after TP 8: (2·8192·8192 + 2·8192·1024 + 3·8192·28672)/8
+    // = 106,954,752, plus two unsplit RMSNorms (16,384). The last stage (head 32000·8192/8 and the
+    // final norm, 32,776,192) outweighs the first (embedding 32,768,000): 2,172,198,912 parameters.
+    const double stage = 20.0 * (106954752.0 + 16384.0) + 32776192.0;
+    CHECK(stage == 2172198912.0);
+    const training_job job{};
+    const auto s = training_checkpoint_size(cat::llama_2_70b, job, tp8_pp4_dp8_zero1());
+    CHECK(in<bytes>(s.weights_per_gpu) == doctest::Approx(2.0 * stage));
+    CHECK(in<bytes>(s.optimizer_states_per_gpu) == doctest::Approx(12.0 * stage / 8.0));
+    CHECK(s.gpus == 256);
+    training_strategy st{};
+    st.parallel = tp8_pp4_dp8_zero1();
+    const training_memory mem = training_memory_per_gpu(cat::llama_2_70b, job, st);
+    CHECK(in<bytes>(s.weights_per_gpu) == doctest::Approx(in<bytes>(mem.weights)));
+    CHECK(in<bytes>(s.optimizer_states_per_gpu) == doctest::Approx(in<bytes>(mem.optimizer_states)));
+}
+
+TEST_CASE("optimizer and format choices change what is written") {
+    training_job job{};
+    job.optimizer = optimizer::sgd_momentum;  // 4 bytes of momentum
+    job.fp32_master_weights = false;
+    const auto s = training_checkpoint_size(check(cat::llama_2_70b), job, parallel_layout{});
+    CHECK(in<bytes>(s.total) == doctest::Approx(6.0 * llama_2_70b_parameters));
+    job.parameters = formats::fp32;
+    job.optimizer = optimizer::adamw;
+    job.fp32_master_weights = false;  // fp32 training: no separate master copy, 4 + 8 bytes
+    const auto f = training_checkpoint_size(cat::llama_2_70b, job, parallel_layout{});
+    CHECK(in<bytes>(f.total) == doctest::Approx(12.0 * llama_2_70b_parameters));
+}
+
+TEST_CASE("write and restore to local NVMe, by hand") {
+    const auto s = training_checkpoint_size(cat::llama_2_70b, training_job{}, tp8_pp4_dp8_zero1());
+    auto setup = nvme_setup();
+    const auto io = checkpoint_io_time(s, setup);
+    // 965.67 GB over 32 nodes, each 8 × 3.5 GB/s: 30.18 GB ÷ 28 GB/s = 1.078 s.
+    CHECK(in<seconds>(io.write) == doctest::Approx(14.0 * llama_2_70b_parameters / 32.0 / 28e9));
+    CHECK(in<seconds>(io.write) == doctest::Approx(1.0777).epsilon(1e-4));
+    CHECK(in<seconds>(io.stall) == doctest::Approx(in<seconds>(io.write)));
+    // Restore: 8 GPUs × 7.60 GB per node at 8 × 6.5 GB/s = 1.170 s.
+    CHECK(in<seconds>(io.restore) == doctest::Approx(8.0 * in<bytes>(s.per_gpu) / 52e9));
+    CHECK_FALSE(io.shared_binds_write);
+    // Asynchronous: only the host copy stalls, 965.67 GB ÷ 256 ÷ 50 GB/s = 75.4 ms.
+    setup.mode = checkpoint_mode::asynchronous;
+    const auto a = checkpoint_io_time(s, setup);
+    CHECK(in<seconds>(a.stall) == doctest::Approx(14.0 * llama_2_70b_parameters / 256.0 / 50e9));
+    CHECK(in<seconds>(a.write) == doctest::Approx(in<seconds>(io.write)));
+    // Weights only: 2 of the 14 bytes.
+    setup.weights_only = true;
+    const auto w = checkpoint_io_time(s, setup);
+    CHECK(in<bytes>(w.written) == doctest::Approx(2.0 * llama_2_70b_parameters));
+}
+
+TEST_CASE("a shared file system's aggregate limit binds") {
+    const auto s = training_checkpoint_size(cat::llama_2_70b, training_job{}, tp8_pp4_dp8_zero1());
+    const auto io = checkpoint_io_time(s, lustre_setup());
+    // 100 TiB × 125 MB/s/TiB = 12.5 GB/s for all: 965.67 GB ÷ 12.5 GB/s = 77.25 s; each node's
+    // 100 Gb/s NIC would take 30.18 GB ÷ 12.5 GB/s = 2.41 s.
+    CHECK(io.shared_binds_write);
+    CHECK(in<seconds>(io.write) == doctest::Approx(14.0 * llama_2_70b_parameters / 12.5e9));
+    // Every replica reads its own copy: 256 × 7.60 GB ÷ 12.5 GB/s = 155.7 s.
+    CHECK(io.shared_binds_restore);
+    CHECK(in<seconds>(io.restore) == doctest::Approx(256.0 * in<bytes>(s.per_gpu) / 12.5e9));
+    CHECK(in<seconds>(io.restore) == doctest::Approx(155.70).epsilon(1e-3));
+}
+
+TEST_CASE("a slow host link binds even a fast drive") {
+    const auto s = training_checkpoint_size(cat::llama_2_70b, training_job{}, parallel_layout{});
+    checkpoint_io_setup setup = nvme_setup();
+    setup.host_link = 1.0_GB_per_s;
+    const auto io = checkpoint_io_time(s, setup);
+    // One GPU: 965.67 GB over its own 1 GB/s link.
+    CHECK(in<seconds>(io.write) == doctest::Approx(965.673074688));
+    CHECK(in<seconds>(io.restore) == doctest::Approx(965.673074688));
+}
+
+TEST_CASE("Llama 3's interruption rate and the job-level mean time between interruptions") {
+    // 419 unexpected interruptions over 54 days on 16,384 GPUs.
+    CHECK(llama3_interruptions_per_gpu_hour == doctest::Approx(1.97328e-5).epsilon(1e-5));
+    // At 16,384 GPUs the job's mean is the report's: 54 × 24 ÷ 419 = 3.09 h.
+    CHECK(in<hours>(mean_time_between_interruptions(llama3_interruptions_per_gpu_hour, 16384)) ==
+          doctest::Approx(54.0 * 24.0 / 419.0));
+    // 256 GPUs: 64 times longer, 197.96 h.
+    const duration m = mean_time_between_interruptions(llama3_interruptions_per_gpu_hour, 256);
+    CHECK(in<hours>(m) == doctest::Approx(197.96).epsilon(1e-4));
+    // Reclaims add their rate: 1/197.96 + 0.25 per hour → 3.921 h.
+    const duration both = mean_time_between_interruptions(llama3_interruptions_per_gpu_hour, 256, 0.25);
+    CHECK(in<hours>(both) == doctest::Approx(1.0 / (1.0 / 197.96 + 0.25)).epsilon(1e-5));
+    // Spot alone, no hardware failures counted.
+    CHECK(in<hours>(mean_time_between_interruptions(0.0, 256, 0.5)) == doctest::Approx(2.0));
+}
+
+TEST_CASE("the chain: Daly's interval for the stall, then spot_cost") {
+    const auto s = training_checkpoint_size(cat::llama_2_70b, training_job{}, tp8_pp4_dp8_zero1());
+    const auto io = checkpoint_io_time(s, lustre_setup());
+    checkpointed_run run{};
+    run.work = 720.0_h;
+    run.gpus = 256.0_gpu;
+    run.on_demand = 6.88_usd_per_gpu_hour;
+    const auto od = checkpointed_run_cost(io, run);
+    const duration m = mean_time_between_interruptions(llama3_interruptions_per_gpu_hour, 256);
+    CHECK(in<seconds>(od.mean_time_between_interruptions) == doctest::Approx(in<seconds>(m)));
+    CHECK(in<seconds>(od.run.interval) == doctest::Approx(in<seconds>(daly_interval(io.write, m))));
+    // Young's first-order form, √(2δM) = √(2 × 77.25 s × 712,660 s) = 2.9 h, is close.
+    CHECK(in<hours>(od.run.interval) == doctest::Approx(2.9).epsilon(0.02));
+    CHECK(in<seconds>(od.restart_time) == doctest::Approx(in<seconds>(io.restore) + 600.0));
+    // The same job through spot_cost by hand.
+    spot_job job{};
+    job.work = run.work;
+    job.gpus = run.gpus;
+    job.on_demand = run.on_demand;
+    job.mean_time_between_preemptions = m;
+    job.checkpoint_time = io.stall;
+    job.restart_time = od.restart_time;
+    const auto direct = spot_cost(job);
+    CHECK(in<usd>(od.cost) == doctest::Approx(in<usd>(direct.spot_cost)));
+    CHECK(in<usd>(od.cost) > in<usd>(direct.on_demand_cost));  // failures cost something
+    // On demand, spot reclaims are not read.
+    run.preemptions_per_hour = 5.0;
+    CHECK(in<usd>(checkpointed_run_cost(io, run).cost) == doctest::Approx(in<usd>(od.cost)));
+    // On spot they shorten M and the interval, and the discount lowers the bill.
+    run.spot = true;
+    run.preemptions_per_hour = 0.25;
+    run.discount = 0.6;
+    const auto sp = checkpointed_run_cost(io, run);
+    CHECK(in<hours>(sp.mean_time_between_interruptions) == doctest::Approx(3.921).epsilon(1e-3));
+    CHECK(sp.run.interval < od.run.interval);
+    CHECK(sp.cost < od.cost);
+}
+
+TEST_CASE("asynchronous: the stall sets Daly's interval, the write bounds it from below") {
+    const auto s = training_checkpoint_size(cat::llama_2_70b, training_job{}, tp8_pp4_dp8_zero1());
+    auto setup = lustre_setup();
+    setup.mode = checkpoint_mode::asynchronous;
+    const auto io = checkpoint_io_time(s, setup);
+    checkpointed_run run{};
+    run.work = 720.0_h;
+    run.gpus = 256.0_gpu;
+    run.on_demand = 6.88_usd_per_gpu_hour;
+    // On demand: Daly for a 75 ms stall and M = 198 h is 5.5 min, longer than the 77 s write.
+    const auto od = checkpointed_run_cost(io, run);
+    CHECK_FALSE(od.interval_raised);
+    CHECK(in<minutes>(od.run.interval) == doctest::Approx(5.46).epsilon(0.01));
+    // On spot (M = 3.9 h), Daly's 46 s is shorter than the write: raised to it.
+    run.spot = true;
+    run.preemptions_per_hour = 0.25;
+    const auto sp = checkpointed_run_cost(io, run);
+    CHECK(sp.interval_raised);
+    CHECK(in<seconds>(sp.run.interval) == doctest::Approx(in<seconds>(io.write)));
+    // A caller's interval at least the write is kept.
+    run.interval = 10.0_min;
+    const auto given = checkpointed_run_cost(io, run);
+    CHECK(in<minutes>(given.run.interval) == doctest::Approx(10.0));
+    CHECK_FALSE(given.interval_raised);
+}
