@@ -12,13 +12,13 @@ using namespace gpucalc::literals;
 namespace cat = gpucalc::catalog;
 
 TEST_CASE("cpu peaks are sockets × cores × clock × FLOPs per cycle (hand-computed)") {
-    // EPYC 9654: 96 × 2.4e9 × 32 = 7.3728e12 FLOP/s FP32; × 64 = 1.47456e13 BF16.
+    // EPYC 9654: 96 × 3.55e9 × 32 = 10.9056e12 FLOP/s FP32; × 64 = 21.8112e12 BF16.
     CHECK(in<flops_per_second>(peak(cat::epyc_9654, compute_precision::fp32)) ==
-          approx(96.0 * 2.4e9 * 32.0));
+          approx(96.0 * 3.55e9 * 32.0));
     CHECK(in<teraflops_per_second>(peak(cat::epyc_9654, compute_precision::fp32)) ==
-          approx(7.3728));
+          approx(10.9056));
     CHECK(in<teraflops_per_second>(peak(cat::epyc_9654, compute_precision::bf16)) ==
-          approx(14.7456));
+          approx(21.8112));
     // Xeon 8480+: 56 × 2.0e9 × 64 = 7.168e12 FP32; AMX 56 × 2.0e9 × 1024 = 1.14688e14 BF16.
     CHECK(in<teraflops_per_second>(peak(cat::xeon_8480_plus, compute_precision::fp32)) ==
           approx(7.168));
@@ -47,9 +47,10 @@ TEST_CASE("cpu memory bandwidth is channels × MT/s × 8 B, as the vendors print
 }
 
 TEST_CASE("the catalog's inputs are the vendor pages' figures") {
-    // AMD EPYC 9654 product page: 96 cores, base 2.4 GHz, 12 × DDR5-4800, default TDP 360 W.
+    // AMD EPYC 9654 product page: 96 cores, all-core boost 3.55 GHz (base 2.4), 12 × DDR5-4800,
+    // default TDP 360 W.
     CHECK(cat::epyc_9654.cores == 96);
-    CHECK(cat::epyc_9654.vector_clock_ghz == approx(2.4));
+    CHECK(cat::epyc_9654.vector_clock_ghz == approx(3.55));
     CHECK(cat::epyc_9654.memory_channels == 12);
     CHECK(cat::epyc_9654.memory_megatransfers == approx(4800.0));
     CHECK(in<watts>(cat::epyc_9654.tdp) == approx(360.0));

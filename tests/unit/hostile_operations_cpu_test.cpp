@@ -44,7 +44,9 @@ TEST_CASE("check(cpu_spec): zero or negative counts, clocks and rates") {
     c.vector_clock_ghz = nan_value;
     CHECK_THROWS_AS(check(c), invalid_input);
     c.vector_clock_ghz = 1e9;
-    CHECK_THROWS_WITH_AS(check(c), doctest::Contains("must be in [1e-6, 100] GHz"), invalid_input);
+    CHECK_THROWS_WITH_AS(check(c), doctest::Contains("must be in [0.1, 10] GHz"), invalid_input);
+    c.vector_clock_ghz = 2400.0;  // a clock written in MHz
+    CHECK_THROWS_WITH_AS(check(c), doctest::Contains("vector_clock_ghz = 2400"), invalid_input);
     c = cat::epyc_9654;
     c.fp32_flops_per_cycle = 0.0;
     CHECK_THROWS_WITH_AS(check(c), doctest::Contains("fp32_flops_per_cycle = 0"), invalid_input);
@@ -61,6 +63,10 @@ TEST_CASE("check(cpu_spec): zero or negative counts, clocks and rates") {
     CHECK_THROWS_WITH_AS(check(c), doctest::Contains("memory_megatransfers = 0"), invalid_input);
     c.memory_megatransfers = nan_value;
     CHECK_THROWS_AS(check(c), invalid_input);
+    c.memory_megatransfers = 4.8;  // DDR5-4800 written in GT/s
+    CHECK_THROWS_WITH_AS(check(c),
+                         doctest::Contains("memory_megatransfers = 4.8 MT/s must be in [100, 20000]"),
+                         invalid_input);
     c = cat::epyc_9654;
     c.tdp = -1.0_W;
     CHECK_THROWS_WITH_AS(check(c), doctest::Contains("tdp = -1"), invalid_input);
@@ -92,18 +98,19 @@ TEST_CASE("peak, memory_bandwidth, supports and package_power name the CPU's fie
 }
 
 TEST_CASE("op_time on a CPU: zero work, a bad spec, a precision the CPU lacks") {
+    const kernel_efficiency ideal = kernel_efficiency::ideal();
     CHECK_THROWS_WITH_AS(op_time(op_cost{make<flops>(0.0), make<bytes>(1.0)}, cat::epyc_9654,
-                                 compute_precision::fp32),
+                                 compute_precision::fp32, ideal),
                          doctest::Contains("op_time(cpu_spec): op.flops = 0"), invalid_input);
     CHECK_THROWS_WITH_AS(op_time(op_cost{make<flops>(1.0), make<bytes>(-1.0)}, cat::epyc_9654,
-                                 compute_precision::fp32),
+                                 compute_precision::fp32, ideal),
                          doctest::Contains("op_time(cpu_spec): op.bytes = -1"), invalid_input);
     cpu_spec c = cat::epyc_9654;
     c.memory_channels = -1;
-    CHECK_THROWS_WITH_AS(op_time(work, c, compute_precision::fp32),
+    CHECK_THROWS_WITH_AS(op_time(work, c, compute_precision::fp32, ideal),
                          doctest::Contains("op_time(cpu_spec): cpu.memory_channels = -1"),
                          invalid_input);
-    CHECK_THROWS_WITH_AS(op_time(work, cat::epyc_9654, compute_precision::fp8),
+    CHECK_THROWS_WITH_AS(op_time(work, cat::epyc_9654, compute_precision::fp8, ideal),
                          doctest::Contains("precision = fp8 is not supported"), invalid_input);
     CHECK_THROWS_WITH_AS(op_time(work, cat::epyc_9654, compute_precision::fp32, {0.0, 1.0}),
                          doctest::Contains("efficiency.compute = 0"), invalid_input);

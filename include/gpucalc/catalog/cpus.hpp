@@ -13,10 +13,11 @@ namespace catalog {
 // - Cores, clocks, memory channels and speeds, and TDP are the vendor's product page for the
 //   part. Peaks and bandwidths are DERIVED from them (hardware/cpu.hpp): no vendor page prints
 //   a FLOP/s figure for these parts.
-// - The vector clock is the base clock: the one the vendor guarantees on all cores within the
-//   TDP. Heavy AVX-512 or AMX code on all cores runs between base and all-core boost, so each
-//   peak is uncertain up to (all-core boost ÷ base) × the stated figure; the comment gives the
-//   range.
+// - The vector clock is the all-core boost where the vendor prints one and the core does not
+//   lower its clock for wide vector code (Zen 4 runs AVX-512 as two 256-bit halves at its
+//   normal clock), else the base clock, the one the vendor guarantees on all cores within the
+//   TDP (Intel lowers the clock under heavy AVX-512 and AMX load by an amount ARK does not
+//   print). Each entry's comment gives the resulting range.
 // - FLOPs per cycle per core come from the vendor's architecture documents, counted as
 //   FMA pipes × lanes × 2. Where the vendor does not say how many BF16 FLOPs a core retires
 //   a cycle, the figure is derived from the datapath width and marked uncertain.
@@ -33,14 +34,15 @@ namespace catalog {
 /// - BF16: 64 FLOPs/cycle/core, derived: VDPBF16PS on the same pipes computes two BF16 products
 ///   per FP32 lane (AVX512_BF16), so twice the FP32 rate. Uncertain: 32–64 (AMD does not print a
 ///   BF16 throughput; a one-pipe implementation would give 32).
-/// Derived peaks at 2.4 GHz: FP32 7.37 TFLOP/s (uncertain: up to 10.9 at 3.55 GHz), BF16
-/// 14.7 TFLOP/s (uncertain: 7.4–21.8).
+/// Derived peaks at the 3.55 GHz all-core boost: FP32 10.9 TFLOP/s (uncertain: 7.4–10.9, down
+/// to the 2.4 GHz base if the part is held at its TDP under all-core AVX-512), BF16
+/// 21.8 TFLOP/s (uncertain: 7.4–21.8 with the BF16 rate's range).
 inline constexpr cpu_spec epyc_9654 = [] {
     using namespace literals;
     cpu_spec c{};
     c.name = "EPYC 9654";
     c.cores = 96;                       // AMD product page
-    c.vector_clock_ghz = 2.4;           // AMD product page: base 2.4 GHz (all-core boost 3.55)
+    c.vector_clock_ghz = 3.55;          // AMD product page: all-core boost 3.55 GHz (base 2.4)
     c.fp32_flops_per_cycle = 32.0;      // Zen 4 optimization guide: 2 × 256-bit FMA
     c.bf16_flops_per_cycle = 64.0;      // derived; uncertain 32–64
     c.memory_channels = 12;             // AMD product page: 12 channels
@@ -84,8 +86,12 @@ inline constexpr cpu_spec xeon_8480_plus = [] {
 ///   2 × 5,200 MT/s × 8 B = 83.2 GB/s (derived).
 /// - FLOPs per cycle: as the EPYC 9654 (the same Zen 4 core): FP32 32, BF16 64 (uncertain
 ///   32–64).
-/// Derived peaks at 4.5 GHz: FP32 2.30 TFLOP/s, BF16 4.61 TFLOP/s (uncertain: 2.3–5.8 for BF16;
-/// a desktop part's all-core clock under load varies with cooling).
+/// Derived peaks at the 4.5 GHz base (AMD prints no all-core boost for desktop parts): FP32
+/// 2.30 TFLOP/s, BF16 4.61 TFLOP/s (uncertain: 2.3–5.8 for BF16; a desktop part's all-core
+/// clock under load varies with cooling).
+/// - Power: the 170 W TDP is AMD's thermal rating; the socket's package power limit (PPT) is
+///   230 W on AM5 at that TDP (AMD's AM5 platform figures, uncertain), and an all-core vector
+///   load draws up to it, so energy from the TDP reads up to 1.35× low for this part.
 inline constexpr cpu_spec ryzen_9_7950x = [] {
     using namespace literals;
     cpu_spec c{};

@@ -13,13 +13,15 @@ namespace gpucalc {
 
 /// The best time of `op` on `cpu` at `precision`: roofline's op_time with the CPU's derived
 /// peak (all sockets) and its DDR bandwidth as the ceilings (Williams, Waterman and Patterson
-/// 2009). By default the ceilings themselves (kernel_efficiency::ideal(): "roofline bound"),
-/// since the GPU defaults of kernel_efficiency are GPU measurements. Ranges: op as op_time
+/// 2009), at the efficiency given: no default, since kernel_efficiency's defaults (0.80, 0.85)
+/// are GPU measurements and the GPU overload's default would make a hand comparison of the two
+/// overloads silently unequal; pass kernel_efficiency::ideal() for the ceilings themselves
+/// ("roofline bound"), as compare_cpu_gpu does by default. Ranges: op as op_time
 /// (flops in [1e-30 FLOP, 1e40 FLOP], bytes in [1e-30 B, 1e30 B]); the spec as check(cpu_spec);
 /// precision fp32, or bf16 on a CPU with BF16 instructions; each efficiency in [1e-30, 1].
 /// The answer is then finite and positive.
 constexpr op_timing op_time(const op_cost& op, const cpu_spec& cpu, compute_precision precision,
-                            const kernel_efficiency& eff = kernel_efficiency::ideal()) {
+                            const kernel_efficiency& eff) {
     constexpr const char* function = "op_time(cpu_spec)";
     detail::require_positive(function, "op.flops", op.flops);
     detail::require_positive(function, "op.bytes", op.bytes);
@@ -39,7 +41,9 @@ constexpr op_timing op_time(const op_cost& op, const cpu_spec& cpu, compute_prec
 ///   not in the library (uncertain: published AMX BF16 GEMMs and STREAM runs on DDR5 servers
 ///   report roughly 0.5–0.9 of these ceilings), so pass measured fractions for a forecast.
 /// - power fraction 1: each device draws its TDP while the job runs (the figure the GPU
-///   catalog plans with, and a CPU's sustained package limit under all-core vector load).
+///   catalog plans with; for server CPUs the default package power limit, EPYC's TDP and
+///   Xeon's PL1; a desktop part may draw more: the Ryzen 9 7950X's 230 W PPT against its
+///   170 W TDP, catalog/cpus.hpp).
 ///   Each in [1e-30, 1].
 struct cpu_gpu_assumptions {
     compute_precision cpu_compute = compute_precision::bf16;
