@@ -44,7 +44,7 @@ inline constexpr double imagenet_train_images = 1281167.0;
 /// NVIDIA's DALI/A100 post (developer.nvidia.com, 2020) gives "150 GB" for the whole of
 /// ImageNet, train, validation and test together, consistent with it.
 inline constexpr data_size imagenet_train_bytes = make<gigabytes>(138.0);
-/// The mean ImageNet training JPEG: 138 GB ÷ 1,281,167 = 107,715 B (derived).
+/// The mean ImageNet training JPEG: 138 GB ÷ 1,281,167 = 107,714 B (derived).
 inline constexpr data_size imagenet_mean_jpeg = imagenet_train_bytes / imagenet_train_images;
 
 /// CPU time one core spends to read, JPEG-decode, random-resized-crop to 224², flip and
