@@ -105,7 +105,7 @@ TEST_CASE("input_pipeline_verdict: a demand built by hand must hold one positive
     d = input_demand{};
     d.bytes_per_item = imagenet_mean_jpeg;
     CHECK_THROWS_WITH_AS(input_pipeline_verdict(d, good_pipeline()),
-                         doctest::Contains("demand.samples = 0 samples/s must be finite and > 0"),
+                         doctest::Contains("demand.samples = 0 samples/s must be in [1e-80, 1e80]"),
                          invalid_input);
     d = good_demand();
     d.bytes_per_item = data_size{};
@@ -114,6 +114,14 @@ TEST_CASE("input_pipeline_verdict: a demand built by hand must hold one positive
     d = good_demand();
     d.samples = make<samples_per_second>(std::numeric_limits<double>::infinity());
     CHECK_THROWS_AS(input_pipeline_verdict(d, good_pipeline()), invalid_input);
+    d.samples = make<samples_per_second>(1e81);
+    CHECK_THROWS_WITH_AS(input_pipeline_verdict(d, good_pipeline()),
+                         doctest::Contains("demand.samples = 1e+81 samples/s must be in"),
+                         invalid_input);
+    d = good_demand();
+    d.bytes_per_item = make<bytes>(1e31);
+    CHECK_THROWS_WITH_AS(input_pipeline_verdict(d, good_pipeline()),
+                         doctest::Contains("demand.bytes_per_item"), invalid_input);
 }
 
 TEST_CASE("the demand functions: zero, negative and NaN inputs") {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 
 #include "../detail/checks.hpp"
 #include "../hardware.hpp"
@@ -20,16 +21,16 @@ struct samples_per_second : scaled_unit<request_rate, 1> {};
 
 /// What one input item is: a sample (an image, read, decoded and augmented on a CPU core) or
 /// a token (a language model's pre-tokenized id).
-enum class input_item : std::uint8_t { sample, token };
+enum class input_item { sample, token };
 inline constexpr int input_item_count = 2;
 
 /// A stage of the input pipeline; none when no stage binds (the job is compute-bound).
-enum class input_stage : std::uint8_t { none, storage, network, preprocessing };
+enum class input_stage { none, storage, network, preprocessing };
 inline constexpr int input_stage_count = 4;
 
 /// Whether storage_read is one aggregate limit for the whole job (a parallel file system, an
 /// object store behind one gateway) or each node's own (local NVMe).
-enum class storage_scope : std::uint8_t { shared, per_node };
+enum class storage_scope { shared, per_node };
 inline constexpr int storage_scope_count = 2;
 
 // ---------------------------------------------------------------------------------------------
@@ -115,20 +116,29 @@ constexpr void check(const item_training_assumptions& a, const char* function) {
     }
 }
 
-/// A demand's rate and bytes per item must be finite and > 0 (no upper range: a rate
-/// item_training_demand returns may pass input ranges, and must still be judged).
+/// The widest demand rate the verdict judges, in items/s: item_training_demand's extremes
+/// (2^40 GPUs at 1e30 FLOP/s over 1e-30 FLOP per item, or 0.001 of 1e-30 FLOP/s over 10 ×
+/// 1e40 FLOP) stay inside [1e-80, 1e80], and every ratio of a supply to it stays finite.
+inline constexpr double smallest_demand_rate = 1e-80;
+inline constexpr double largest_demand_rate = 1e80;
+
+/// A demand's rate must be in [1e-80, 1e80] items/s (wider than the demand functions' input
+/// ranges: a rate item_training_demand returns must still be judged) and its bytes per item
+/// in [1e-30 B, 1e30 B].
 constexpr void check(const input_demand& d, const char* function) {
     require_enumerator(function, "demand.item", d.item, input_item_count, "input_item");
     const bool samples = d.item == input_item::sample;
     const double rate = samples ? d.samples.value() : d.tokens.value();
     const double other = samples ? d.tokens.value() : d.samples.value();
-    require_positive(function, samples ? "demand.samples" : "demand.tokens", rate,
-                     samples ? "samples/s" : "tokens/s");
+    if (!(rate >= smallest_demand_rate && rate <= largest_demand_rate)) {
+        throw_invalid(function, samples ? "demand.samples" : "demand.tokens", rate,
+                      samples ? "samples/s" : "tokens/s", "must be in [1e-80, 1e80]");
+    }
     if (!exactly_equal(other, 0.0)) {
         throw_invalid(function, samples ? "demand.tokens" : "demand.samples", other,
                       samples ? "tokens/s" : "samples/s", "must be 0 for this demand.item");
     }
-    require_positive(function, "demand.bytes_per_item", d.bytes_per_item.value(), "B");
+    require_positive(function, "demand.bytes_per_item", d.bytes_per_item);
 }
 
 constexpr double demand_rate(const input_demand& d) {
@@ -315,8 +325,9 @@ constexpr stage_supply supply_of(input_stage stage, double items_per_second,
 /// the rate and the GPUs run at min(1, supply ÷ demand) of their compute-bound speed.
 /// demand.bytes is recomputed from the rate, not read.
 ///
-/// Ranges: the demand as a demand function returns it (rate and bytes_per_item finite and
-/// > 0, the other rate 0); the pipeline as input_pipeline says.
+/// Ranges: the demand as a demand function returns it: its item's rate in [1e-80, 1e80]
+/// items/s, the other rate 0, bytes_per_item in [1e-30 B, 1e30 B]; the pipeline as
+/// input_pipeline says.
 constexpr feed_verdict input_pipeline_verdict(const input_demand& demand,
                                               const input_pipeline& pipeline) {
     constexpr const char* function = "input_pipeline_verdict";
@@ -381,15 +392,34 @@ constexpr feed_verdict input_pipeline_verdict(const input_demand& demand,
     return v;
 }
 
-/// The name of a stage, for reports: "none", "storage", "network", "preprocessing".
-constexpr const char* to_string(input_stage stage) {
+/// The name of a stage, for reports: "none", "storage", "network", "preprocessing"; "unknown"
+/// for a value that is none of them.
+constexpr std::string_view to_string(input_stage stage) {
     switch (stage) {
         case input_stage::none: return "none";
         case input_stage::storage: return "storage";
         case input_stage::network: return "network";
         case input_stage::preprocessing: return "preprocessing";
     }
-    return "?";
+    return "unknown";
+}
+
+/// The name of an item: "sample", "token"; "unknown" for a value that is neither.
+constexpr std::string_view to_string(input_item item) {
+    switch (item) {
+        case input_item::sample: return "sample";
+        case input_item::token: return "token";
+    }
+    return "unknown";
+}
+
+/// The name of a storage scope: "shared", "per_node"; "unknown" for a value that is neither.
+constexpr std::string_view to_string(storage_scope scope) {
+    switch (scope) {
+        case storage_scope::shared: return "shared";
+        case storage_scope::per_node: return "per_node";
+    }
+    return "unknown";
 }
 
 }  // namespace gpucalc
