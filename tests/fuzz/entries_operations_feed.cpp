@@ -1,9 +1,11 @@
 // entries_operations_feed.cpp: fuzz entries for operations: keeping the GPUs fed by the input pipeline
 //
-// operations/input_pipeline.hpp: token_id_bytes, sample_demand, token_demand (a rate, and a
-// training step), item_training_demand, input_pipeline_verdict and to_string(input_stage). The
-// new types' printing (fields, type_name) and checking (inspect) live here, beside the draws.
+// operations/input_demand.hpp and operations/input_pipeline.hpp: token_id_bytes, sample_demand,
+// token_demand (a rate, and a training step), item_training_demand, input_pipeline_verdict and
+// the enums' to_string. The new types' printing (fields, type_name) and checking (inspect) live
+// here, beside the draws.
 #include <gpucalc/catalog/workloads.hpp>
+#include <gpucalc/operations/input_demand.hpp>
 #include <gpucalc/operations/input_pipeline.hpp>
 
 #include "entry_points.hpp"
