@@ -31,7 +31,7 @@ int main() {
     const training_step step = training_step_time(model, pod, job, layout);
 
     // Llama 2's 32,000-token vocabulary fits 2-byte ids.
-    const input_demand demand = token_demand(step, token_id_bytes(32000));
+    const input_demand demand = token_demand(step, token_id_bytes(cat::llama_2_70b.vocab));
     std::cout << "demand: " << demand.tokens << " x " << demand.bytes_per_item << " = "
               << demand.bytes << "\n";
 

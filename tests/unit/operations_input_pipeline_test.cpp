@@ -35,7 +35,7 @@ input_pipeline p4d_pipeline() {
 }  // namespace
 
 TEST_CASE("ImageNet's mean training JPEG: 138 GB over 1,281,167 images") {
-    // 138e9 / 1,281,167 = 107,714.29 B (image-net.org; Russakovsky et al. 2015, Table 2).
+    // 138e9 / 1,281,167 = 107,714.29 B (image-net.org; Russakovsky et al. 2015).
     CHECK(approx_equal(in<bytes>(imagenet_mean_jpeg), 107714.29, 1e-6));
     CHECK(approx_equal(in<kilobytes>(imagenet_mean_jpeg), 107.714, 1e-5));
     // 150 images/s per core is 6.67 ms a core per image.
@@ -48,6 +48,8 @@ TEST_CASE("token_id_bytes: 2 bytes up to 65,536 ids, 4 above") {
     CHECK(in<bytes>(token_id_bytes(65536)) == doctest::Approx(2.0));   // ids 0 … 65,535
     CHECK(in<bytes>(token_id_bytes(65537)) == doctest::Approx(4.0));
     CHECK(in<bytes>(token_id_bytes(128256)) == doctest::Approx(4.0));  // Llama 3
+    CHECK(in<bytes>(token_id_bytes(cat::llama_3_70b.vocab)) == doctest::Approx(4.0));
+    CHECK(in<bytes>(token_id_bytes(cat::llama_2_70b.vocab)) == doctest::Approx(2.0));
     CHECK(in<bytes>(token_id_bytes(1)) == doctest::Approx(2.0));
 }
 
@@ -205,7 +207,7 @@ TEST_CASE("a 70B language model on 64 H100s: tokens are tiny, nothing on the inp
     s.recompute = recompute::selective;
     const training_step step = training_step_time(model, check(c), job, s);
     // Llama 2's 32,000-token vocabulary: 2 bytes a token.
-    const input_demand d = token_demand(step, token_id_bytes(32000));
+    const input_demand d = token_demand(step, token_id_bytes(cat::llama_2_70b.vocab));
     CHECK(approx_equal(d.tokens, step.tokens_per_second));
     CHECK(approx_equal(d.bytes.value(), 2.0 * step.tokens_per_second.value()));
     input_pipeline p{};

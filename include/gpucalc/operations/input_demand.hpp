@@ -31,13 +31,17 @@ inline constexpr int input_item_count = 2;
 // Sourced figures
 // ---------------------------------------------------------------------------------------------
 
-/// ILSVRC-2012 classification training images: 1,281,167 (Russakovsky et al. 2015, "ImageNet
-/// Large Scale Visual Recognition Challenge", IJCV 115, Table 2).
+/// ILSVRC-2012 classification training images: 1,281,167, the training set of Russakovsky et
+/// al. 2015 ("ImageNet Large Scale Visual Recognition Challenge", IJCV 115); the same count is
+/// the train split size of TensorFlow's ImageNet readers (models/research, imagenet.py,
+/// _SPLITS_TO_SIZES) and of Hugging Face's imagenet-1k.
 inline constexpr double imagenet_train_images = 1281167.0;
-/// ILSVRC-2012 training archive: "138GB" (image-net.org, ILSVRC 2012 download page, "Training
-/// images (Task 1 & 2)"; rounded as the page prints it, so the mean below is good to ~0.4%).
-/// NVIDIA's DALI/A100 post (developer.nvidia.com, 2020) gives "150 GB" for the whole of
-/// ImageNet, train, validation and test together, consistent with it.
+/// ILSVRC-2012 training archive, ILSVRC2012_img_train.tar: 138 GB as image-net.org's download
+/// page lists "Training images (Task 1 & 2)"; rounded as printed, so the mean below is good to
+/// ~0.4%. NVIDIA's DALI/A100 post (developer.nvidia.com, "Loading Data Fast with DALI and the
+/// New Hardware JPEG Decoder in NVIDIA A100 GPUs", 2020) gives "150 GB" for ImageNet with its
+/// validation and test images, consistent with it. Uncertain for copies re-encoded by a
+/// hosting service (smaller).
 inline constexpr data_size imagenet_train_bytes = make<gigabytes>(138.0);
 /// The mean ImageNet training JPEG: 138 GB ÷ 1,281,167 = 107,714 B (derived).
 inline constexpr data_size imagenet_mean_jpeg = imagenet_train_bytes / imagenet_train_images;
