@@ -51,8 +51,9 @@ inline constexpr data_size imagenet_mean_jpeg = imagenet_train_bytes / imagenet_
 /// 150 images/s per core. Uncertain: 100–300 images/s per core (3.3–10 ms) depending on the
 /// decoder (libjpeg-turbo, PIL-SIMD), the CPU and its clock; no primary table was verified
 /// for this figure. Mohan et al. 2021 ("Analyzing and Mitigating Data Stalls in DNN
-/// Training", PVLDB 14(5)) show that this CPU stage, not the GPU, often sets ResNet-class
-/// training speed. Measure your own pipeline (one worker, data in page cache) and pass it.
+/// Training", PVLDB 14(5), abstract) find that time spent waiting for data to be fetched and
+/// pre-processed often dominates training time. Measure your own pipeline (one worker, data in
+/// page cache) and pass it.
 inline constexpr duration imagenet_preprocess_time_per_image = make<seconds>(1.0 / 150.0);
 
 /// ResNet-50 v1.5 training on a DGX A100 (8 × A100 80GB), mixed precision: 16,621 images/s
