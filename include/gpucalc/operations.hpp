@@ -6,5 +6,6 @@
 
 #include "operations/checkpoint.hpp"
 #include "operations/cpu_compare.hpp"
+#include "operations/input_demand.hpp"
 #include "operations/input_pipeline.hpp"
 #include "operations/interruptions.hpp"
