@@ -1,7 +1,7 @@
 // storage_format_as_compute_precision.cpp: a storage format where a compute precision selects the peak.
 // Must not compile; under GPUCALC_TWIN the corrected line must (see tests/CMakeLists.txt).
-// expect-gcc: cannot convert 'gpucalc::number_format' to 'gpucalc::compute_precision'
-// expect-clang: cannot initialize a parameter of type 'gpucalc::compute_precision' with an rvalue of type 'gpucalc::number_format'
+// expect-gcc: no known conversion for argument 2 from 'gpucalc::number_format' to 'gpucalc::compute_precision'
+// expect-clang: no known conversion from 'gpucalc::number_format' to 'gpucalc::compute_precision' for 2nd argument
 #include <gpucalc/catalog/gpus.hpp>
 #include <gpucalc/literals.hpp>
 #include <gpucalc/units.hpp>
