@@ -32,7 +32,7 @@ template <class F>
 void fields(const gpucalc::checkpoint_io_setup& a, const gpucalc::checkpoint_io_setup& b, F&& f) {
     FUZZ_FIELD(storage); FUZZ_FIELD(drains); FUZZ_FIELD(drain_to); FUZZ_FIELD(mode);
     FUZZ_FIELD(host_link); FUZZ_FIELD(gpus_per_node); FUZZ_FIELD(weights_only);
-    FUZZ_FIELD(deduplicated);
+    FUZZ_FIELD(deduplicated_staging);
 }
 template <class F>
 void fields(const gpucalc::checkpoint_io& a, const gpucalc::checkpoint_io& b, F&& f) {
@@ -99,7 +99,7 @@ inline gpucalc::checkpoint_io_setup io_setup(generator& g) {
     s.host_link = g.q<gpucalc::bandwidth>(50e9);
     s.gpus_per_node = g.count(8);
     s.weights_only = g.coin(0.2);
-    s.deduplicated = g.coin(0.3);
+    s.deduplicated_staging = g.coin(0.3);
     return s;
 }
 /// Checkpoint times as checkpoint_io_time gives them: a stall no longer than the write.

@@ -154,12 +154,18 @@ TEST_CASE("write and restore to local NVMe, by hand: each node writes what its G
     CHECK(in<seconds>(a.stall) == doctest::Approx(per_gpu_bytes / 50e9));
     CHECK(in<seconds>(a.stall) == doctest::Approx(0.15205).epsilon(1e-4));
     CHECK(in<seconds>(a.write) == doctest::Approx(in<seconds>(io.write)));
-    // A framework that de-duplicates first stages and writes an even share, 965.67 GB ÷ 256 =
-    // 3.772 GB: 75.4 ms to host memory, and 8 × 3.772 GB ÷ 28 GB/s = 1.078 s per node.
-    setup.deduplicated = true;
+    // A framework that de-duplicates before staging copies an even share, 965.67 GB ÷ 256 =
+    // 3.772 GB: 75.4 ms to host memory. The local drives still keep each GPU's whole state.
+    setup.deduplicated_staging = true;
     const auto d = checkpoint_io_time(s, setup);
     CHECK(in<seconds>(d.stall) == doctest::Approx(14.0 * llama_2_70b_parameters / 256.0 / 50e9));
-    CHECK(in<seconds>(d.write) == doctest::Approx(14.0 * llama_2_70b_parameters / 32.0 / 28e9));
+    CHECK(in<seconds>(d.write) == doctest::Approx(8.0 * per_gpu_bytes / 28e9));
+    // Durable storage at the same rates takes one copy, each GPU's even share: 8 × 3.772 GB ÷
+    // 28 GB/s = 1.078 s a node.
+    setup.storage.durable = true;
+    const auto durable = checkpoint_io_time(s, setup);
+    CHECK(in<seconds>(durable.write) == doctest::Approx(14.0 * llama_2_70b_parameters / 32.0 / 28e9));
+    CHECK(in<seconds>(durable.write) == doctest::Approx(1.0777).epsilon(1e-4));
     // Weights only: 2 of the 14 bytes written, and each GPU reads back its 2 × 2.172e9 = 4.344 GB
     // of weights: 8 × 4.344 GB ÷ 52 GB/s = 0.6684 s per node, 256 × 4.344 GB in all.
     setup = nvme_setup();
@@ -181,8 +187,9 @@ TEST_CASE("local NVMe drained to a shared file system: durable after the drain, 
     CHECK(io.durable);
     // The fast write stalls training: 2.172 s, as above.
     CHECK(in<seconds>(io.stall) == doctest::Approx(8.0 * per_gpu_bytes / 28e9));
-    // The drain: 60.82 GB a node read from the drives at 52 GB/s (1.17 s) and sent over the
-    // 12.5 GB/s NIC (4.87 s), but one copy, 965.67 GB, through Lustre's 12.5 GB/s: 77.25 s.
+    // The drain, one copy: each node's 8 × 3.772 GB = 30.18 GB read from the drives at 52 GB/s
+    // (0.58 s) and sent over the 12.5 GB/s NIC (2.41 s), but 965.67 GB through Lustre's
+    // 12.5 GB/s: 77.25 s.
     CHECK(in<seconds>(io.drain) == doctest::Approx(14.0 * llama_2_70b_parameters / 12.5e9));
     CHECK(io.shared_binds_write);
     // Durable after 2.172 + 77.254 = 79.43 s.
@@ -192,9 +199,9 @@ TEST_CASE("local NVMe drained to a shared file system: durable after the drain, 
     CHECK(in<seconds>(io.restore) == doctest::Approx(256.0 * per_gpu_bytes / 12.5e9));
 }
 
-TEST_CASE("a partly filled node: the full one writes what its 8 GPUs hold") {
+TEST_CASE("a partly filled node: the full one writes its 8 GPUs' parts") {
     // The reviewer's case: 900 GB on 9 GPUs, 8 a node, 10 GB/s a node, a fast host link. The
-    // full node holds 8 of 9 GPUs' parts.
+    // full node holds 8 of the 9 GPUs' parts.
     checkpoint_size s{};
     s.total = make<gigabytes>(900.0);
     s.weights = make<gigabytes>(100.0);
@@ -204,17 +211,17 @@ TEST_CASE("a partly filled node: the full one writes what its 8 GPUs hold") {
     checkpoint_io_setup setup{};
     setup.storage.per_node = {make<gigabytes_per_second>(10.0), make<gigabytes_per_second>(10.0)};
     setup.host_link = make<gigabytes_per_second>(1000.0);
-    // 8 × 100 GB ÷ 10 GB/s = 80 s (not 900 GB ÷ 2 nodes = 45 s).
+    // Durable: 8 × 900/9 GB = 800 GB ÷ 10 GB/s = 80 s (not 900 GB ÷ 2 nodes = 45 s).
     CHECK(in<seconds>(checkpoint_io_time(s, setup).write) == doctest::Approx(80.0));
-    // De-duplicated: 8 × 900/9 GB = 800 GB, 80 s too; on 16 GPUs 8 × 900/16 = 450 GB, 45 s.
-    setup.deduplicated = true;
-    CHECK(in<seconds>(checkpoint_io_time(s, setup).write) == doctest::Approx(80.0));
+    // On 16 GPUs, two full nodes: 8 × 900/16 = 450 GB, 45 s.
     s.gpus = 16;
     CHECK(in<seconds>(checkpoint_io_time(s, setup).write) == doctest::Approx(45.0));
-    // One node of 3 GPUs: all three on it.
+    // Local drives keep what each GPU holds: 8 × 100 GB = 800 GB, 80 s.
+    setup.storage.durable = false;
+    CHECK(in<seconds>(checkpoint_io_time(s, setup).write) == doctest::Approx(80.0));
+    // One node of 3 GPUs: all three on it, 3 × 300 GB = 900 GB, 90 s.
     s.gpus = 3;
     s.per_gpu = make<gigabytes>(300.0);
-    setup.deduplicated = false;
     CHECK(in<seconds>(checkpoint_io_time(s, setup).write) == doctest::Approx(90.0));
 }
 
@@ -252,7 +259,7 @@ TEST_CASE("a shared file system's aggregate limit binds") {
     const auto s = training_checkpoint_size(cat::llama_2_70b, training_job{}, tp8_pp4_dp8_zero1());
     const auto io = checkpoint_io_time(s, lustre_setup());
     // 100 TiB × 125 MB/s/TiB = 12.5 GB/s for all: 965.67 GB ÷ 12.5 GB/s = 77.25 s; each node's
-    // 100 Gb/s NIC would take its 8 GPUs' 8 × 7.60 GB = 60.82 GB ÷ 12.5 GB/s = 4.87 s.
+    // 100 Gb/s NIC would take its GPUs' even shares, 8 × 3.772 GB = 30.18 GB ÷ 12.5 GB/s = 2.41 s.
     CHECK(io.shared_binds_write);
     CHECK(in<seconds>(io.write) == doctest::Approx(14.0 * llama_2_70b_parameters / 12.5e9));
     // Every replica reads its own copy: 256 × 7.60 GB ÷ 12.5 GB/s = 155.7 s.

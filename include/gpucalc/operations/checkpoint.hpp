@@ -163,13 +163,13 @@ struct checkpoint_io_setup {
     bandwidth host_link = catalog::load_paths::host_memory_pcie_gen5.read;
     std::int64_t gpus_per_node = 8;  ///< GPUs sharing a node's storage path (an HGX board's 8)
     bool weights_only = false;       ///< write and restore the weights alone (a serving export)
-    /// Whether the framework de-duplicates replicated state over the data-parallel ranks before
-    /// staging and writing, so that each GPU stages and writes an even share, total ÷ gpus. False
-    /// by default: PyTorch Distributed Checkpoint's async_save stages each rank's whole local
-    /// state dict to host memory before the save planner de-duplicates (PyTorch docs,
-    /// torch.distributed.checkpoint, "async_save", 2.5), and which rank writes a replicated value
-    /// depends on the planner, so each GPU is charged what it holds (conservative).
-    bool deduplicated = false;
+    /// Whether each GPU stages only its even share of the checkpoint, total ÷ gpus, to host
+    /// memory (a framework that de-duplicates replicated state over the data-parallel ranks
+    /// before staging). False by default: PyTorch Distributed Checkpoint's async_save stages each
+    /// rank's whole local state dict to host memory before the save planner de-duplicates
+    /// (PyTorch docs, torch.distributed.checkpoint, "async_save", 2.5), so each GPU copies what
+    /// it holds.
+    bool deduplicated_staging = false;
 };
 
 /// Times of one checkpoint.
@@ -224,25 +224,28 @@ inline void require_at_most(const char* function, const char* field, data_size a
 }  // namespace detail
 
 /// A checkpoint's stall, write and restore times (derived). Each GPU stages its part to host
-/// memory over host_link and writes it: by default what it holds (size.per_gpu, or
-/// weights_per_gpu when weights only), as DCP's async_save stages the rank's whole local state
-/// dict; with `deduplicated`, an even share, total ÷ gpus. The busiest node (gpus_per_node GPUs,
-/// or all of them on one partly filled node) writes its GPUs' parts over its path; with a shared
-/// system, one copy of the checkpoint (the save planner writes each value once) also crosses the
-/// aggregate limit. The fast write is the slowest of those; the stall is that write when
-/// synchronous, the host copy when asynchronous. Storage that is not durable drains each
-/// checkpoint to `drain_to` after the fast write (the same bytes read from the fast tier and
-/// written to the durable one, each at its node and shared limits): write = fast write + drain
-/// (sequential, conservative), and the restore reads from `drain_to`. Non-durable storage with no
-/// drain: io.durable is false. A restore reads what each GPU holds: every data-parallel replica
-/// reads its own copy, so a node reads its GPUs' parts and a shared system carries gpus × held
-/// (no file-system cache counted: conservative); each GPU's part crosses its host link, the
-/// slowest binding. Ranges: size.total, per_gpu, weights and weights_per_gpu in [1e-30 B,
-/// 1e30 B], with weights <= total, weights_per_gpu <= per_gpu <= total and per_gpu × gpus >=
-/// total (the busiest GPU holds at least the average); size.gpus in [1, 2^40]; every bandwidth of
-/// the setup that is read in [1e-30 B/s, 1e30 B/s] (zero is invalid_input: a path that moves
-/// nothing never finishes); drain_to.durable true when read; gpus_per_node in [1, 2^40]; mode an
-/// enumerator.
+/// memory over host_link: what it holds (size.per_gpu, or weights_per_gpu when weights only), as
+/// DCP's async_save stages the rank's whole local state dict, or with deduplicated_staging an
+/// even share, total ÷ gpus. Durable storage takes one copy (DCP's save planner writes each
+/// replicated value once, spreading them over the ranks; Megatron-LM's fully parallel save
+/// likewise): each GPU writes the even share, so the busiest node (gpus_per_node GPUs, or all of
+/// them on one partly filled node) writes its GPUs' shares over its path, and a shared system's
+/// aggregate limit carries the whole copy. Non-durable local storage keeps each GPU's whole
+/// state (local checkpoints are not de-duplicated across nodes): the busiest node writes what its
+/// GPUs hold. The fast write is the slowest of those paths and the host copy; the stall is that
+/// write when synchronous, the host copy when asynchronous. Non-durable storage drains each
+/// checkpoint to `drain_to` after the fast write: one copy, read from the local drives and
+/// written to the durable tier, each GPU's even share at the node and shared limits; write =
+/// fast write + drain (sequential, conservative), and the restore reads from `drain_to`.
+/// Non-durable storage with no drain: io.durable is false. A restore reads what each GPU holds:
+/// every data-parallel replica reads its own copy, so a node reads its GPUs' parts and a shared
+/// system carries gpus × held (no file-system cache counted: conservative); each GPU's part
+/// crosses its host link, the slowest binding. Ranges: size.total, per_gpu, weights and
+/// weights_per_gpu in [1e-30 B, 1e30 B], with weights <= total, weights_per_gpu <= per_gpu <=
+/// total and per_gpu × gpus >= total (the busiest GPU holds at least the average); size.gpus in
+/// [1, 2^40]; every bandwidth of the setup that is read in [1e-30 B/s, 1e30 B/s] (zero is
+/// invalid_input: a path that moves nothing never finishes); drain_to.durable true when read;
+/// gpus_per_node in [1, 2^40]; mode an enumerator.
 inline checkpoint_io checkpoint_io_time(const checkpoint_size& size, const checkpoint_io_setup& setup) {
     constexpr const char* function = "checkpoint_io_time";
     detail::require_positive(function, "size.total", size.total);
@@ -280,15 +283,17 @@ inline checkpoint_io checkpoint_io_time(const checkpoint_size& size, const check
     const double on_busiest_node = gpus < per_node ? gpus : per_node;
     const data_size written = setup.weights_only ? size.weights : size.total;
     const data_size held = setup.weights_only ? size.weights_per_gpu : size.per_gpu;
-    const data_size staged = setup.deduplicated ? written / gpus : held;  // per GPU
+    const data_size share = written / gpus;  // one copy spread evenly: a GPU's de-duplicated part
+    const data_size staged = setup.deduplicated_staging ? share : held;  // to host memory
+    const data_size kept = setup.storage.durable ? share : held;  // on the first tier, per GPU
 
     checkpoint_io io{};
     io.written = written;
     io.durable = setup.storage.durable || drained;
     const duration host_copy = staged / setup.host_link;
     bool binds = false;
-    const duration fast = detail::storage_time(setup.storage, true,
-                                               on_busiest_node * staged, written, binds);
+    const duration fast =
+        detail::storage_time(setup.storage, true, on_busiest_node * kept, written, binds);
     io.write = host_copy > fast ? host_copy : fast;
     io.shared_binds_write = binds && fast > host_copy;
     io.stall = setup.mode == checkpoint_mode::asynchronous ? host_copy : io.write;
@@ -296,10 +301,10 @@ inline checkpoint_io checkpoint_io_time(const checkpoint_size& size, const check
     if (drained) {
         bool from_binds = false;
         bool to_binds = false;
-        const duration out = detail::storage_time(setup.storage, false,
-                                                  on_busiest_node * staged, written, from_binds);
-        const duration in = detail::storage_time(setup.drain_to, true,
-                                                 on_busiest_node * staged, written, to_binds);
+        const duration out = detail::storage_time(setup.storage, false, on_busiest_node * share,
+                                                  written, from_binds);
+        const duration in = detail::storage_time(setup.drain_to, true, on_busiest_node * share,
+                                                 written, to_binds);
         io.drain = out > in ? out : in;
         io.shared_binds_write = io.shared_binds_write || (out > in ? from_binds : to_binds);
         io.write += io.drain;
