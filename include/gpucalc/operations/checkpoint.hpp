@@ -98,7 +98,8 @@ struct storage_rate {
 };
 
 /// Named storage figures. Each is one device or one provisioned unit: multiply by the drives per
-/// node, or by the TiB provisioned.
+/// node, or by the TiB provisioned. Local drives in a cloud instance are instance storage: a
+/// checkpoint_storage made of them sets durable = false and drains to a durable tier.
 namespace storage_rates {
 /// One data-center NVMe drive on PCIe 4.0 x4 (Samsung PM9A3 U.2): 3.5 GB/s sequential write
 /// (Samsung's PM9A3 specifications, May 2020; the E1.S form 3.2 GB/s) and 6.5 GB/s read
@@ -228,7 +229,9 @@ inline void require_at_most(const char* function, const char* field, data_size a
 /// DCP's async_save stages the rank's whole local state dict, or with deduplicated_staging an
 /// even share, total ÷ gpus. Durable storage takes one copy (DCP's save planner writes each
 /// replicated value once, spreading them over the ranks; Megatron-LM's fully parallel save
-/// likewise): each GPU writes the even share, so the busiest node (gpus_per_node GPUs, or all of
+/// likewise): each GPU writes the even share (an assumption: a pipeline stage holding the
+/// embedding or the head has more of its own to write, about 14% over the average for
+/// Llama-3-8B at PP 4, uncertain by planner), so the busiest node (gpus_per_node GPUs, or all of
 /// them on one partly filled node) writes its GPUs' shares over its path, and a shared system's
 /// aggregate limit carries the whole copy. Non-durable local storage keeps each GPU's whole
 /// state (local checkpoints are not de-duplicated across nodes): the busiest node writes what its
