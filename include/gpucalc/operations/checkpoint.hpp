@@ -130,7 +130,8 @@ struct checkpoint_storage {
     /// Whether a checkpoint here survives the loss of a node and a spot reclaim: true for remote
     /// storage (a parallel file system, object storage), false for local NVMe (instance storage:
     /// a reclaim stops or terminates the instance and wipes it, and a failed node's drives leave
-    /// with the node; AWS EC2 User Guide, "Instance store temporary block storage").
+    /// with the node; AWS EC2 User Guide, "Instance store temporary block storage", on the data
+    /// persistence of instance store volumes).
     bool durable = true;
 };
 
@@ -166,10 +167,11 @@ struct checkpoint_io_setup {
     bool weights_only = false;       ///< write and restore the weights alone (a serving export)
     /// Whether each GPU stages only its even share of the checkpoint, total ÷ gpus, to host
     /// memory (a framework that de-duplicates replicated state over the data-parallel ranks
-    /// before staging). False by default: PyTorch Distributed Checkpoint's async_save stages each
-    /// rank's whole local state dict to host memory before the save planner de-duplicates
-    /// (PyTorch docs, torch.distributed.checkpoint, "async_save", 2.5), so each GPU copies what
-    /// it holds.
+    /// before staging). False by default: PyTorch Distributed Checkpoint's async_save by default
+    /// stages a CPU copy of each rank's whole state dict, and only then do dcp.save and its
+    /// planner de-duplicate (PyTorch API docs, torch.distributed.checkpoint.staging,
+    /// AsyncStager; PyTorch tutorial "Asynchronous Saving with Distributed Checkpoint (DCP)",
+    /// July 2024), so each GPU copies what it holds.
     bool deduplicated_staging = false;
 };
 
