@@ -133,10 +133,11 @@ constexpr gpucalc::energy_price electricity_high = 0.20_usd_per_kWh;
 
 /// The checkpoint section's storage, for the scaling section's runs: local NVMe, eight PCIe 4.0
 /// data-center drives a node (storage_rates::nvme_pcie_gen4, Samsung PM9A3: 3.5 GB/s write, 6.5
-/// GB/s read; a p5.48xlarge has eight local NVMe drives), or a shared file system, FSx for Lustre
-/// PERSISTENT_2 at 1,000 MB/s per TiB over 100 TiB (AWS FSx for Lustre User Guide), reached over
-/// one 100 Gb/s NIC a node. Synchronous writes; failures at the Llama 3 report's rate
-/// (llama3_interruptions_per_gpu_hour, derived), on demand.
+/// GB/s read; a p5.48xlarge has eight local NVMe drives), instance storage that a failed node
+/// takes along, so drained to the shared file system and restored from it; or the shared file
+/// system directly, FSx for Lustre PERSISTENT_2 at 1,000 MB/s per TiB over 100 TiB (AWS FSx for
+/// Lustre User Guide), reached over one 100 Gb/s NIC a node. Synchronous writes; failures at the
+/// Llama 3 report's rate (llama3_interruptions_per_gpu_hour, derived), on demand.
 constexpr double checkpoint_drives_per_node = 8.0;
 constexpr double checkpoint_lustre_tib = 100.0;
 
@@ -660,16 +661,15 @@ void scaling_section() {
 }
 
 void checkpoint_section() {
-    const gpucalc::checkpoint_storage nvme{
-        {checkpoint_drives_per_node * gpucalc::storage_rates::nvme_pcie_gen4.write,
-         checkpoint_drives_per_node * gpucalc::storage_rates::nvme_pcie_gen4.read},
-        false,
-        {}};
-    const gpucalc::checkpoint_storage lustre{
-        {cat::load_paths::nic_100g.read, cat::load_paths::nic_100g.read},
-        true,
-        {checkpoint_lustre_tib * gpucalc::storage_rates::fsx_lustre_per_tib_1000.write,
-         checkpoint_lustre_tib * gpucalc::storage_rates::fsx_lustre_per_tib_1000.read}};
+    gpucalc::checkpoint_storage nvme{};
+    nvme.per_node = {checkpoint_drives_per_node * gpucalc::storage_rates::nvme_pcie_gen4.write,
+                     checkpoint_drives_per_node * gpucalc::storage_rates::nvme_pcie_gen4.read};
+    nvme.durable = false;  // instance storage
+    gpucalc::checkpoint_storage lustre{};
+    lustre.per_node = {cat::load_paths::nic_100g.read, cat::load_paths::nic_100g.read};
+    lustre.shared = true;
+    lustre.aggregate = {checkpoint_lustre_tib * gpucalc::storage_rates::fsx_lustre_per_tib_1000.write,
+                        checkpoint_lustre_tib * gpucalc::storage_rates::fsx_lustre_per_tib_1000.read};
     const gpucalc::duration between = gpucalc::mean_time_between_interruptions(
         gpucalc::llama3_interruptions_per_gpu_hour, scaling_gpus);
     std::cout << "== Checkpoints of the training runs above (operations/): synchronous, on"
@@ -677,27 +677,31 @@ void checkpoint_section() {
               << gpucalc::to_string(between) << " on " << count_text(scaling_gpus)
               << " GPUs at the Llama 3 report's rate ==\n\n"
               << "A checkpoint is the bf16 weights, the fp32 master copy and AdamW's two moments"
-                 " (14 bytes a parameter); the total is one copy whatever the layout. Writes"
-                 " spread over the GPUs; the interval is Daly's; overhead is checkpoints, lost"
-                 " work and restarts (restore plus "
+                 " (14 bytes a parameter); the total is one copy whatever the layout. Each node"
+                 " writes what its GPUs hold; the interval is Daly's for the stall, the period"
+                 " covering the write; overhead is checkpoints, lost work and restarts (restore,"
+                 " a write in flight, plus "
               << gpucalc::to_string(gpucalc::default_restart_overhead)
               << ") over the time to train.\n"
               << "NVMe: " << checkpoint_drives_per_node
-              << " PCIe 4.0 drives a node (Samsung PM9A3). Lustre: FSx for Lustre, "
+              << " PCIe 4.0 drives a node (Samsung PM9A3), drained to Lustre and restored from it"
+                 " (local drives alone are lost with a failed node). Lustre: FSx for Lustre, "
               << checkpoint_lustre_tib << " TiB at 1,000 MB/s per TiB, one 100 Gb/s NIC a"
                  " node.\n\n";
     std::vector<std::vector<std::string>> rows{
-        {"model", "checkpoint", "per GPU", "NVMe write", "every", "overhead", "Lustre write",
-         "every", "overhead"}};
+        {"model", "checkpoint", "per GPU", "NVMe stall", "durable", "every", "overhead",
+         "Lustre write", "every", "overhead"}};
     for (const scaled_run& r : scaled_runs()) {
         if (!r.found) continue;
         const gpucalc::checkpoint_size size =
             gpucalc::training_checkpoint_size(*r.model, scaling_job(), r.strategy.parallel);
         std::vector<std::string> row{std::string(r.model->name), gpucalc::to_string(size.total),
                                      gpucalc::to_string(size.per_gpu)};
-        for (const gpucalc::checkpoint_storage* storage : {&nvme, &lustre}) {
+        for (const bool local : {true, false}) {
             gpucalc::checkpoint_io_setup setup{};
-            setup.storage = *storage;
+            setup.storage = local ? nvme : lustre;
+            setup.drains = local;
+            setup.drain_to = lustre;
             setup.gpus_per_node = gpus_per_node;
             const gpucalc::checkpoint_io io = gpucalc::checkpoint_io_time(size, setup);
             gpucalc::checkpointed_run run{};
@@ -705,6 +709,7 @@ void checkpoint_section() {
             run.gpus = static_cast<double>(r.step.gpus) * 1.0_gpu;
             run.on_demand = aws_price;
             const gpucalc::checkpointed_estimate e = gpucalc::checkpointed_run_cost(io, run);
+            if (local) row.push_back(gpucalc::to_string(io.stall));
             row.push_back(gpucalc::to_string(io.write));
             row.push_back(gpucalc::to_string(e.run.interval));
             row.push_back(share_text(e.run.overhead));

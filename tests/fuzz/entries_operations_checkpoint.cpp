@@ -26,17 +26,19 @@ void fields(const gpucalc::storage_rate& a, const gpucalc::storage_rate& b, F&& 
 }
 template <class F>
 void fields(const gpucalc::checkpoint_storage& a, const gpucalc::checkpoint_storage& b, F&& f) {
-    FUZZ_FIELD(per_node); FUZZ_FIELD(shared); FUZZ_FIELD(aggregate);
+    FUZZ_FIELD(per_node); FUZZ_FIELD(shared); FUZZ_FIELD(aggregate); FUZZ_FIELD(durable);
 }
 template <class F>
 void fields(const gpucalc::checkpoint_io_setup& a, const gpucalc::checkpoint_io_setup& b, F&& f) {
-    FUZZ_FIELD(storage); FUZZ_FIELD(mode); FUZZ_FIELD(host_link); FUZZ_FIELD(gpus_per_node);
-    FUZZ_FIELD(weights_only);
+    FUZZ_FIELD(storage); FUZZ_FIELD(drains); FUZZ_FIELD(drain_to); FUZZ_FIELD(mode);
+    FUZZ_FIELD(host_link); FUZZ_FIELD(gpus_per_node); FUZZ_FIELD(weights_only);
+    FUZZ_FIELD(deduplicated_staging);
 }
 template <class F>
 void fields(const gpucalc::checkpoint_io& a, const gpucalc::checkpoint_io& b, F&& f) {
-    FUZZ_FIELD(stall); FUZZ_FIELD(write); FUZZ_FIELD(restore); FUZZ_FIELD(written);
-    FUZZ_FIELD(read); FUZZ_FIELD(shared_binds_write); FUZZ_FIELD(shared_binds_restore);
+    FUZZ_FIELD(stall); FUZZ_FIELD(write); FUZZ_FIELD(drain); FUZZ_FIELD(restore);
+    FUZZ_FIELD(written); FUZZ_FIELD(read); FUZZ_FIELD(shared_binds_write);
+    FUZZ_FIELD(shared_binds_restore); FUZZ_FIELD(durable);
 }
 template <class F>
 void fields(const gpucalc::checkpointed_run& a, const gpucalc::checkpointed_run& b, F&& f) {
@@ -61,7 +63,11 @@ template <>
 inline const char* type_name<gpucalc::checkpointed_run>() { return "gpucalc::checkpointed_run"; }
 
 namespace draw {
-/// A checkpoint near a 70B model's on 256 GPUs, written by hand (sizes may disagree).
+inline gpucalc::storage_rate rate(generator& g, double write, double read) {
+    return {g.q<gpucalc::bandwidth>(write), g.q<gpucalc::bandwidth>(read)};
+}
+/// A checkpoint near a 70B model's on 256 GPUs, written by hand (sizes may disagree, and then
+/// checkpoint_io_time refuses them; mostly the per-GPU share is kept at or above the average).
 inline gpucalc::checkpoint_size checkpoint(generator& g) {
     gpucalc::checkpoint_size s{};
     s.weights = g.q<gpucalc::data_size>(1.4e11);
@@ -69,24 +75,31 @@ inline gpucalc::checkpoint_size checkpoint(generator& g) {
     s.total = g.q<gpucalc::data_size>(9.7e11);
     s.weights_per_gpu = g.q<gpucalc::data_size>(4.3e9);
     s.optimizer_states_per_gpu = g.q<gpucalc::data_size>(3.3e9);
-    s.per_gpu = g.q<gpucalc::data_size>(7.6e9);
     s.gpus = g.count(256);
+    s.per_gpu = g.coin(0.5) ? g.q<gpucalc::data_size>(7.6e9)
+                            : g.keep_q(s.total / static_cast<double>(s.gpus > 0 ? s.gpus : 1));
     return s;
 }
-inline gpucalc::storage_rate rate(generator& g, double write, double read) {
-    return {g.q<gpucalc::bandwidth>(write), g.q<gpucalc::bandwidth>(read)};
+inline gpucalc::checkpoint_storage storage(generator& g, double write, double read) {
+    gpucalc::checkpoint_storage s{};
+    s.per_node = rate(g, write, read);
+    s.shared = g.coin(0.5);
+    s.aggregate = s.shared || g.coin(0.5) ? rate(g, 12.5e9, 12.5e9) : gpucalc::storage_rate{};
+    s.durable = g.coin(0.6);
+    return s;
 }
 inline gpucalc::checkpoint_io_setup io_setup(generator& g) {
     gpucalc::checkpoint_io_setup s{};
-    s.storage.per_node = rate(g, 28e9, 52e9);  // 8 PCIe 4.0 NVMe drives
-    s.storage.shared = g.coin(0.5);
-    s.storage.aggregate = s.storage.shared || g.coin(0.5) ? rate(g, 12.5e9, 12.5e9)
-                                                         : gpucalc::storage_rate{};
+    s.storage = storage(g, 28e9, 52e9);  // 8 PCIe 4.0 NVMe drives
+    s.drains = g.coin(0.7);
+    if (s.drains || g.coin(0.3)) s.drain_to = storage(g, 12.5e9, 12.5e9);  // a NIC to Lustre
+    if (g.coin(0.8)) s.drain_to.durable = true;
     s.mode = g.coin(0.9) ? g.keep_enum(gpucalc::checkpoint_mode::asynchronous, "setup", "mode")
                          : g.any_enum<gpucalc::checkpoint_mode>(2, "setup.mode");
     s.host_link = g.q<gpucalc::bandwidth>(50e9);
     s.gpus_per_node = g.count(8);
     s.weights_only = g.coin(0.2);
+    s.deduplicated_staging = g.coin(0.3);
     return s;
 }
 /// Checkpoint times as checkpoint_io_time gives them: a stall no longer than the write.
@@ -95,6 +108,7 @@ inline gpucalc::checkpoint_io io(generator& g) {
     io.write = g.q<gpucalc::duration>(77.0);
     io.stall = g.coin(0.5) ? g.keep_q(io.write) : g.q<gpucalc::duration>(0.075);
     io.restore = g.q_or_zero<gpucalc::duration>(156.0);
+    io.durable = g.coin(0.9);
     return io;
 }
 inline gpucalc::checkpointed_run run(generator& g) {
@@ -128,37 +142,54 @@ inline void inspect(inspector& i, const gpucalc::checkpoint_size& s) {
     i.invariant("per_gpu <= total", s.per_gpu.value() <= s.total.value() * (1.0 + 1e-12),
                 number_text(s.per_gpu.value()) + " B > " + number_text(s.total.value()) + " B");
     i.invariant("gpus >= 1", s.gpus >= 1);
+    // checkpoint_io_time's rule: the busiest GPU holds at least the average.
+    i.invariant("per_gpu x gpus >= total",
+                s.per_gpu.value() * static_cast<double>(s.gpus) >= s.total.value() * (1.0 - 1e-9),
+                number_text(s.per_gpu.value()) + " B x " + number_text(static_cast<double>(s.gpus)) +
+                    " < " + number_text(s.total.value()) + " B");
+    i.invariant("weights_per_gpu <= per_gpu, weights <= total",
+                s.weights_per_gpu <= s.per_gpu && s.weights <= s.total);
 }
 
 inline void inspect(inspector& i, const gpucalc::checkpoint_io& io) {
     i.amount("stall", io.stall);
     i.amount("write", io.write);
+    i.amount("drain", io.drain);
     i.amount("restore", io.restore);
     i.amount("written", io.written);
     i.amount("read", io.read);
     i.flag("shared_binds_write", io.shared_binds_write);
     i.flag("shared_binds_restore", io.shared_binds_restore);
+    i.flag("durable", io.durable);
+    i.invariant("drain <= write", io.drain <= io.write,
+                number_text(io.drain.value()) + " s > " + number_text(io.write.value()) + " s");
     i.invariant("stall <= write", io.stall <= io.write,
                 number_text(io.stall.value()) + " s > " + number_text(io.write.value()) + " s");
     i.invariant("write > 0", io.write.value() > 0.0);
     i.invariant("restore > 0", io.restore.value() > 0.0);
 }
 
-/// checkpointed_run_cost's answer with the write time and work it was asked about.
+/// checkpointed_run_cost's answer with the checkpoint times and work it was asked about.
 struct checkpointed_answer {
     gpucalc::checkpointed_estimate estimate;
-    gpucalc::duration write;
+    gpucalc::checkpoint_io io;
     gpucalc::duration work;
 };
 inline void inspect(inspector& i, const checkpointed_answer& a) {
     const gpucalc::checkpointed_estimate& e = a.estimate;
+    i.flag("restorable", e.restorable);
     i.amount("mean_time_between_interruptions", e.mean_time_between_interruptions);
+    i.amount("in_flight_loss", e.in_flight_loss);
     i.amount("restart_time", e.restart_time);
     i.flag("interval_raised", e.interval_raised);
-    i.nested("run", [&] { inspect(i, spot_answer{e.run, a.work}); });
     i.amount("cost", e.cost);
-    i.invariant("interval >= write", e.run.interval >= a.write,
-                number_text(e.run.interval.value()) + " s < " + number_text(a.write.value()) + " s");
+    i.invariant("restorable = io.durable", e.restorable == a.io.durable);
+    if (!e.restorable) return;  // the explicit no: nothing but M is filled
+    i.nested("run", [&] { inspect(i, spot_answer{e.run, a.work}); });
+    const gpucalc::duration period = e.run.interval + a.io.stall;
+    i.invariant("interval + stall >= write", period.value() >= a.io.write.value() * (1.0 - 1e-12),
+                number_text(period.value()) + " s < " + number_text(a.io.write.value()) + " s");
+    i.invariant("in_flight_loss = write - stall", e.in_flight_loss == a.io.write - a.io.stall);
     i.invariant("cost = run.spot_cost", e.cost == e.run.spot_cost);
 }
 
@@ -198,7 +229,7 @@ void register_operations_checkpoint(registry& r) {
         "gpucalc::checkpointed_run_cost({0}, {1})",
         [](generator& g) { return std::tuple{draw::io(g), draw::run(g)}; },
         [](const checkpoint_io& io, const checkpointed_run& run) {
-            return checkpointed_answer{checkpointed_run_cost(io, run), io.write, run.work};
+            return checkpointed_answer{checkpointed_run_cost(io, run), io, run.work};
         });
 }
 

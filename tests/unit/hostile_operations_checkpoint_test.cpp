@@ -96,22 +96,78 @@ TEST_CASE("a failure rate below zero, or no interruptions at all") {
     r.failures_per_gpu_hour = -1e-5;
     const auto io = checkpoint_io_time(seventy_b(), one_gb_per_s());
     CHECK_THROWS_WITH_AS(checkpointed_run_cost(io, r),
-                         "checkpointed_run_cost: failures_per_gpu_hour = -1e-05 must be 0 or in "
+                         "checkpointed_run_cost: run.failures_per_gpu_hour = -1e-05 must be 0 or in "
                          "[1e-30, 1e9]",
                          invalid_input);
 }
 
-TEST_CASE("an interval shorter than the write time") {
-    const auto io = checkpoint_io_time(seventy_b(), one_gb_per_s());  // 965.67 GB at 1 GB/s
+TEST_CASE("an interval whose period does not cover the write time") {
+    // Issue 18 §4's rule, as interval + stall >= write: it bites when the stall is shorter than
+    // the write (asynchronous saving, a drain), never for a synchronous write to durable storage.
+    auto setup = one_gb_per_s();
+    setup.mode = checkpoint_mode::asynchronous;
+    const auto io = checkpoint_io_time(seventy_b(), setup);  // 965.67 GB at 1 GB/s; stall 19.3 s
     auto r = ten_hours();
     r.interval = 1.0_s;
     CHECK_THROWS_WITH_AS(checkpointed_run_cost(io, r),
-                         "checkpointed_run_cost: interval = 1 s must be at least the checkpoint's "
-                         "write time io.write = 16.0945512448 min (the next checkpoint cannot start "
-                         "before it is written)",
+                         "checkpointed_run_cost: run.interval = 1 s must be at least the "
+                         "checkpoint's write time less its stall, io.write - io.stall = "
+                         "15.772660219904 min (interval + stall must cover the write: the next "
+                         "checkpoint cannot start before the previous one is written)",
                          invalid_input);
-    r.interval = io.write;  // exactly the write: allowed
+    r.interval = io.write - io.stall;  // exactly covers the write: allowed
     CHECK_NOTHROW(checkpointed_run_cost(io, r));
+    // Synchronous: the stall is the write, so 1 s is allowed.
+    const auto sync = checkpoint_io_time(seventy_b(), one_gb_per_s());
+    r.interval = 1.0_s;
+    CHECK_NOTHROW(checkpointed_run_cost(sync, r));
+}
+
+TEST_CASE("a drain to storage that is not durable") {
+    auto s = one_gb_per_s();
+    s.storage.durable = false;
+    s.drains = true;
+    s.drain_to.per_node = {1.0_GB_per_s, 1.0_GB_per_s};
+    s.drain_to.durable = false;
+    CHECK_THROWS_WITH_AS(checkpoint_io_time(seventy_b(), s),
+                         "checkpoint_io_time: setup.drain_to.durable = 0 must be true (draining to "
+                         "storage a failure also loses does not make the checkpoint durable)",
+                         invalid_input);
+    s.drain_to.durable = true;
+    s.drain_to.per_node.read = 0.0_GB_per_s;
+    CHECK_THROWS_WITH_AS(checkpoint_io_time(seventy_b(), s),
+                         "checkpoint_io_time: setup.drain_to.per_node.read = 0 B/s must be finite "
+                         "and > 0",
+                         invalid_input);
+    // Durable storage: the drain target is not read.
+    s.storage.durable = true;
+    CHECK_NOTHROW(checkpoint_io_time(seventy_b(), s));
+}
+
+TEST_CASE("a hand-made size that contradicts itself") {
+    auto size = seventy_b();
+    size.weights = size.total * 2.0;
+    CHECK_THROWS_WITH_AS(checkpoint_io_time(size, one_gb_per_s()),
+                         "checkpoint_io_time: size.weights = 1.75654909014702 TiB must not exceed "
+                         "size.total = 899.353134155274 GiB",
+                         invalid_input);
+    size = seventy_b();
+    size.weights_per_gpu = size.per_gpu * 1.5;
+    CHECK_THROWS_AS(checkpoint_io_time(size, one_gb_per_s()), invalid_input);
+    size = seventy_b();
+    size.per_gpu = size.total * 1.01;
+    size.weights_per_gpu = size.weights;
+    CHECK_THROWS_AS(checkpoint_io_time(size, one_gb_per_s()), invalid_input);
+    // 8 GPUs each holding a tenth of the total cannot hold it all.
+    size = seventy_b();
+    size.gpus = 8;
+    size.per_gpu = size.total * 0.1;
+    size.weights_per_gpu = size.per_gpu * 0.1;
+    CHECK_THROWS_WITH_AS(checkpoint_io_time(size, one_gb_per_s()),
+                         "checkpoint_io_time: size.total = 899.353134155274 GiB must not exceed "
+                         "size.per_gpu x size.gpus (the busiest GPU holds at least the average) = "
+                         "719.482507324219 GiB",
+                         invalid_input);
 }
 
 TEST_CASE("the chain's other fields") {
@@ -119,21 +175,40 @@ TEST_CASE("the chain's other fields") {
     auto r = ten_hours();
     r.gpus = 2.5_gpu;
     CHECK_THROWS_WITH_AS(checkpointed_run_cost(io, r),
-                         "checkpointed_run_cost: gpus = 2.5 must be a whole count in [1, 2^40]",
+                         "checkpointed_run_cost: run.gpus = 2.5 must be a whole count in [1, 2^40]",
                          invalid_input);
     r = ten_hours();
     r.spot = true;
     r.discount = 1.0;
     CHECK_THROWS_WITH_AS(checkpointed_run_cost(io, r),
-                         "checkpointed_run_cost: discount = 1 must be in [0, 1)", invalid_input);
+                         "checkpointed_run_cost: run.discount = 1 must be in [0, 1)", invalid_input);
     r = ten_hours();
     r.restart_overhead = -1.0_s;
     CHECK_THROWS_WITH_AS(checkpointed_run_cost(io, r),
-                         "checkpointed_run_cost: restart_overhead = -1 s must be finite and >= 0",
+                         "checkpointed_run_cost: run.restart_overhead = -1 s must be finite and >= 0",
                          invalid_input);
     r = ten_hours();
     r.work = 0.0_h;
+    CHECK_THROWS_WITH_AS(checkpointed_run_cost(io, r),
+                         "checkpointed_run_cost: run.work = 0 s must be finite and > 0",
+                         invalid_input);
+    // On demand, reclaims are not counted but are checked, and the total names only what counts.
+    r = ten_hours();
+    r.preemptions_per_hour = std::nan("");
+    CHECK_THROWS_WITH_AS(checkpointed_run_cost(io, r),
+                         "checkpointed_run_cost: run.preemptions_per_hour = nan must be 0 or in "
+                         "[1e-30, 1e9]",
+                         invalid_input);
+    r.preemptions_per_hour = -0.25;
     CHECK_THROWS_AS(checkpointed_run_cost(io, r), invalid_input);
+    r.preemptions_per_hour = 0.25;
+    r.failures_per_gpu_hour = 0.0;
+    CHECK_THROWS_WITH_AS(checkpointed_run_cost(io, r),
+                         "checkpointed_run_cost: run.failures_per_gpu_hour x run.gpus = 0 must be "
+                         "in [1e-9, 1e9] per hour",
+                         invalid_input);
+    r.spot = true;  // on spot the reclaims count
+    CHECK_NOTHROW(checkpointed_run_cost(io, r));
     auto bad = io;
     bad.stall = io.write * 2.0;
     CHECK_THROWS_WITH_AS(checkpointed_run_cost(bad, ten_hours()),
@@ -144,11 +219,13 @@ TEST_CASE("the chain's other fields") {
     bad.stall = duration{};
     CHECK_THROWS_WITH_AS(checkpointed_run_cost(bad, ten_hours()),
                          "checkpointed_run_cost: io.stall = 0 s must be finite and > 0", invalid_input);
-    // Failures so frequent that the job would never finish.
+    // Failures so frequent that the job would never finish: Daly's interval for a 16.09 min
+    // stall and M = 450 ms is tiny, the period already covers the write, and 16.09 min of stall
+    // plus 26.09 min of restart is over 500 × 450 ms.
     r = ten_hours();
     r.failures_per_gpu_hour = 1e3;
     CHECK_THROWS_WITH_AS(checkpointed_run_cost(io, r),
-                         "checkpointed_run_cost: interval + io.stall + restart_time = 58.2836537344 "
+                         "checkpointed_run_cost: interval + io.stall + restart_time = 42.1966024896 "
                          "min must be under 500 x the mean time between interruptions, 450 ms (the "
                          "job would practically never finish)",
                          invalid_input);
@@ -199,7 +276,6 @@ TEST_CASE("edges: finite answers") {
     tiny.stall = make<seconds>(1e-30);
     tiny.write = make<seconds>(1e-30);
     auto r = ten_hours();
-    r.failures_per_gpu_hour = 1e-30;
     r.gpus = 1.0_gpu;
     r.preemptions_per_hour = 0.0;
     r.failures_per_gpu_hour = 1e-9;

@@ -27,21 +27,40 @@ parallel_layout tp8_pp4_dp8_zero1() {
     return l;
 }
 
+// Eight PCIe 4.0 drives a node: 28 GB/s write, 52 GB/s read; instance storage, not durable.
+checkpoint_storage nvme() {
+    checkpoint_storage s{};
+    s.per_node = {8.0 * storage_rates::nvme_pcie_gen4.write, 8.0 * storage_rates::nvme_pcie_gen4.read};
+    s.durable = false;
+    return s;
+}
+
+// FSx for Lustre, 100 TiB at 125 MB/s per TiB (12.5 GB/s for all), over a 100 Gb/s NIC a node.
+checkpoint_storage lustre() {
+    checkpoint_storage s{};
+    s.per_node = {catalog::load_paths::nic_100g.read, catalog::load_paths::nic_100g.read};
+    s.shared = true;
+    s.aggregate = {100.0 * storage_rates::fsx_lustre_per_tib_125.write,
+                   100.0 * storage_rates::fsx_lustre_per_tib_125.read};
+    return s;
+}
+
 checkpoint_io_setup nvme_setup() {
     checkpoint_io_setup s{};
-    s.storage.per_node = {8.0 * storage_rates::nvme_pcie_gen4.write,
-                          8.0 * storage_rates::nvme_pcie_gen4.read};
+    s.storage = nvme();
     return s;
 }
 
 checkpoint_io_setup lustre_setup() {
     checkpoint_io_setup s{};
-    s.storage.per_node = {catalog::load_paths::nic_100g.read, catalog::load_paths::nic_100g.read};
-    s.storage.shared = true;
-    s.storage.aggregate = {100.0 * storage_rates::fsx_lustre_per_tib_125.write,
-                           100.0 * storage_rates::fsx_lustre_per_tib_125.read};
+    s.storage = lustre();
     return s;
 }
+
+// The 70B layout's busiest GPU (TP 8, PP 4, DP 8, ZeRO-1): 2,172,198,912 parameters at 2 bytes
+// of weights and 12/8 of optimizer state, 3.5 bytes each: 7.6027 GB.
+constexpr double busiest_stage = 2172198912.0;
+constexpr double per_gpu_bytes = 3.5 * busiest_stage;
 }  // namespace
 
 TEST_CASE("mixed-precision Adam: 14 of ZeRO's 16 bytes per parameter are checkpointed") {
@@ -113,33 +132,134 @@ TEST_CASE("optimizer and format choices change what is written") {
     CHECK(in<bytes>(f.total) == doctest::Approx(12.0 * llama_2_70b_parameters));
 }
 
-TEST_CASE("write and restore to local NVMe, by hand") {
+TEST_CASE("write and restore to local NVMe, by hand: each node writes what its GPUs hold") {
     const auto s = training_checkpoint_size(cat::llama_2_70b, training_job{}, tp8_pp4_dp8_zero1());
+    CHECK(in<bytes>(s.per_gpu) == doctest::Approx(per_gpu_bytes));
     auto setup = nvme_setup();
     const auto io = checkpoint_io_time(s, setup);
-    // 965.67 GB over 32 nodes, each 8 × 3.5 GB/s: 30.18 GB ÷ 28 GB/s = 1.078 s.
-    CHECK(in<seconds>(io.write) == doctest::Approx(14.0 * llama_2_70b_parameters / 32.0 / 28e9));
-    CHECK(in<seconds>(io.write) == doctest::Approx(1.0777).epsilon(1e-4));
+    // Each node's 8 GPUs hold 8 × 7.6027 GB = 60.82 GB: at 28 GB/s, 2.172 s.
+    CHECK(in<seconds>(io.write) == doctest::Approx(8.0 * per_gpu_bytes / 28e9));
+    CHECK(in<seconds>(io.write) == doctest::Approx(2.1722).epsilon(1e-4));
     CHECK(in<seconds>(io.stall) == doctest::Approx(in<seconds>(io.write)));
-    // Restore: 8 GPUs × 7.60 GB per node at 8 × 6.5 GB/s = 1.170 s.
-    CHECK(in<seconds>(io.restore) == doctest::Approx(8.0 * in<bytes>(s.per_gpu) / 52e9));
+    // Instance storage with no durable tier: an explicit no.
+    CHECK_FALSE(io.durable);
+    CHECK(in<seconds>(io.drain) == doctest::Approx(0.0));
+    // The local copy read back, were it still there: 60.82 GB at 8 × 6.5 GB/s = 1.170 s.
+    CHECK(in<seconds>(io.restore) == doctest::Approx(8.0 * per_gpu_bytes / 52e9));
     CHECK_FALSE(io.shared_binds_write);
-    // Asynchronous: only the host copy stalls, 965.67 GB ÷ 256 ÷ 50 GB/s = 75.4 ms.
+    // Asynchronous: DCP's async_save stages the whole local state dict, 7.6027 GB ÷ 50 GB/s =
+    // 152.05 ms.
     setup.mode = checkpoint_mode::asynchronous;
     const auto a = checkpoint_io_time(s, setup);
-    CHECK(in<seconds>(a.stall) == doctest::Approx(14.0 * llama_2_70b_parameters / 256.0 / 50e9));
+    CHECK(in<seconds>(a.stall) == doctest::Approx(per_gpu_bytes / 50e9));
+    CHECK(in<seconds>(a.stall) == doctest::Approx(0.15205).epsilon(1e-4));
     CHECK(in<seconds>(a.write) == doctest::Approx(in<seconds>(io.write)));
-    // Weights only: 2 of the 14 bytes.
+    // A framework that de-duplicates before staging copies an even share, 965.67 GB ÷ 256 =
+    // 3.772 GB: 75.4 ms to host memory. The local drives still keep each GPU's whole state.
+    setup.deduplicated_staging = true;
+    const auto d = checkpoint_io_time(s, setup);
+    CHECK(in<seconds>(d.stall) == doctest::Approx(14.0 * llama_2_70b_parameters / 256.0 / 50e9));
+    CHECK(in<seconds>(d.write) == doctest::Approx(8.0 * per_gpu_bytes / 28e9));
+    // Durable storage at the same rates takes one copy, each GPU's even share: 8 × 3.772 GB ÷
+    // 28 GB/s = 1.078 s a node.
+    setup.storage.durable = true;
+    const auto durable = checkpoint_io_time(s, setup);
+    CHECK(in<seconds>(durable.write) == doctest::Approx(14.0 * llama_2_70b_parameters / 32.0 / 28e9));
+    CHECK(in<seconds>(durable.write) == doctest::Approx(1.0777).epsilon(1e-4));
+    // Weights only: 2 of the 14 bytes written, and each GPU reads back its 2 × 2.172e9 = 4.344 GB
+    // of weights: 8 × 4.344 GB ÷ 52 GB/s = 0.6684 s per node, 256 × 4.344 GB in all.
+    setup = nvme_setup();
     setup.weights_only = true;
     const auto w = checkpoint_io_time(s, setup);
     CHECK(in<bytes>(w.written) == doctest::Approx(2.0 * llama_2_70b_parameters));
+    CHECK(in<bytes>(w.read) == doctest::Approx(256.0 * 2.0 * busiest_stage));
+    CHECK(in<seconds>(w.restore) == doctest::Approx(8.0 * 2.0 * busiest_stage / 52e9));
+    CHECK(in<seconds>(w.restore) == doctest::Approx(0.66838).epsilon(1e-4));
+    CHECK(in<seconds>(w.write) == doctest::Approx(8.0 * 2.0 * busiest_stage / 28e9));
+}
+
+TEST_CASE("local NVMe drained to a shared file system: durable after the drain, restored from it") {
+    const auto s = training_checkpoint_size(cat::llama_2_70b, training_job{}, tp8_pp4_dp8_zero1());
+    auto setup = nvme_setup();
+    setup.drains = true;
+    setup.drain_to = lustre();
+    const auto io = checkpoint_io_time(s, setup);
+    CHECK(io.durable);
+    // The fast write stalls training: 2.172 s, as above.
+    CHECK(in<seconds>(io.stall) == doctest::Approx(8.0 * per_gpu_bytes / 28e9));
+    // The drain, one copy: each node's 8 × 3.772 GB = 30.18 GB read from the drives at 52 GB/s
+    // (0.58 s) and sent over the 12.5 GB/s NIC (2.41 s), but 965.67 GB through Lustre's
+    // 12.5 GB/s: 77.25 s.
+    CHECK(in<seconds>(io.drain) == doctest::Approx(14.0 * llama_2_70b_parameters / 12.5e9));
+    CHECK(io.shared_binds_write);
+    // Durable after 2.172 + 77.254 = 79.43 s.
+    CHECK(in<seconds>(io.write) == doctest::Approx(79.426).epsilon(1e-4));
+    // Restored from Lustre: 256 × 7.6027 GB ÷ 12.5 GB/s = 155.70 s.
+    CHECK(io.shared_binds_restore);
+    CHECK(in<seconds>(io.restore) == doctest::Approx(256.0 * per_gpu_bytes / 12.5e9));
+}
+
+TEST_CASE("a partly filled node: the full one writes its 8 GPUs' parts") {
+    // The reviewer's case: 900 GB on 9 GPUs, 8 a node, 10 GB/s a node, a fast host link. The
+    // full node holds 8 of the 9 GPUs' parts.
+    checkpoint_size s{};
+    s.total = make<gigabytes>(900.0);
+    s.weights = make<gigabytes>(100.0);
+    s.per_gpu = make<gigabytes>(100.0);
+    s.weights_per_gpu = make<gigabytes>(11.0);
+    s.gpus = 9;
+    checkpoint_io_setup setup{};
+    setup.storage.per_node = {make<gigabytes_per_second>(10.0), make<gigabytes_per_second>(10.0)};
+    setup.host_link = make<gigabytes_per_second>(1000.0);
+    // Durable: 8 × 900/9 GB = 800 GB ÷ 10 GB/s = 80 s (not 900 GB ÷ 2 nodes = 45 s).
+    CHECK(in<seconds>(checkpoint_io_time(s, setup).write) == doctest::Approx(80.0));
+    // On 16 GPUs, two full nodes: 8 × 900/16 = 450 GB, 45 s.
+    s.gpus = 16;
+    CHECK(in<seconds>(checkpoint_io_time(s, setup).write) == doctest::Approx(45.0));
+    // Local drives keep what each GPU holds: 8 × 100 GB = 800 GB, 80 s.
+    setup.storage.durable = false;
+    CHECK(in<seconds>(checkpoint_io_time(s, setup).write) == doctest::Approx(80.0));
+    // One node of 3 GPUs: all three on it, 3 × 300 GB = 900 GB, 90 s.
+    s.gpus = 3;
+    s.per_gpu = make<gigabytes>(300.0);
+    CHECK(in<seconds>(checkpoint_io_time(s, setup).write) == doctest::Approx(90.0));
+}
+
+TEST_CASE("an MoE layout: Mixtral-8x7B, EP 8, DP 8, ZeRO-1") {
+    // By hand from Mixtral's shape (32 layers, d 4,096, 8 KV heads of 128, FFN 14,336, 8 experts,
+    // vocabulary 32,000): experts 32 × 8 × 3 × 4,096 × 14,336 = 45,097,156,608 parameters; the
+    // rest (attention 41,943,040 + router 32,768 + norms 8,192 a layer, embedding and head
+    // 131,072,000 each, final norm 4,096) 1,605,636,096.
+    const double experts = 32.0 * 8.0 * 3.0 * 4096.0 * 14336.0;
+    const double dense = 32.0 * (41943040.0 + 32768.0 + 8192.0) + 2.0 * 131072000.0 + 4096.0;
+    CHECK(experts == 45097156608.0);
+    CHECK(dense == 1605636096.0);
+    parallel_layout l{};
+    l.expert = 8;
+    l.data = 8;
+    l.zero_stage = 1;
+    const auto s = training_checkpoint_size(cat::mixtral_8x7b, training_job{}, l);
+    CHECK(in<bytes>(s.total) == doctest::Approx(14.0 * (experts + dense)));
+    // Each GPU: the dense weights whole and their optimizer state over DP 8; one expert per layer
+    // (experts ÷ 8), its optimizer state over DP ÷ EP = 1 rank: 84.54 GB.
+    const double held = 2.0 * dense + 12.0 * dense / 8.0 + 14.0 * experts / 8.0;
+    CHECK(in<bytes>(s.per_gpu) == doctest::Approx(held));
+    CHECK(in<gigabytes>(s.per_gpu) == doctest::Approx(84.540).epsilon(1e-4));
+    // The replicated dense weights make 8 × held 3.4% more than one copy.
+    CHECK(8.0 * held / in<bytes>(s.total) == doctest::Approx(1.0344).epsilon(1e-3));
+    // One node writes 8 × 84.54 GB at 28 GB/s = 24.15 s; async stall 84.54 GB ÷ 50 GB/s = 1.691 s.
+    auto setup = nvme_setup();
+    setup.mode = checkpoint_mode::asynchronous;
+    const auto io = checkpoint_io_time(s, setup);
+    CHECK(in<seconds>(io.write) == doctest::Approx(8.0 * held / 28e9));
+    CHECK(in<seconds>(io.stall) == doctest::Approx(held / 50e9));
 }
 
 TEST_CASE("a shared file system's aggregate limit binds") {
     const auto s = training_checkpoint_size(cat::llama_2_70b, training_job{}, tp8_pp4_dp8_zero1());
     const auto io = checkpoint_io_time(s, lustre_setup());
     // 100 TiB × 125 MB/s/TiB = 12.5 GB/s for all: 965.67 GB ÷ 12.5 GB/s = 77.25 s; each node's
-    // 100 Gb/s NIC would take 30.18 GB ÷ 12.5 GB/s = 2.41 s.
+    // 100 Gb/s NIC would take its GPUs' even shares, 8 × 3.772 GB = 30.18 GB ÷ 12.5 GB/s = 2.41 s.
     CHECK(io.shared_binds_write);
     CHECK(in<seconds>(io.write) == doctest::Approx(14.0 * llama_2_70b_parameters / 12.5e9));
     // Every replica reads its own copy: 256 × 7.60 GB ÷ 12.5 GB/s = 155.7 s.
@@ -187,7 +307,10 @@ TEST_CASE("the chain: Daly's interval for the stall, then spot_cost") {
     CHECK(in<seconds>(od.run.interval) == doctest::Approx(in<seconds>(daly_interval(io.write, m))));
     // Young's first-order form, √(2δM) = √(2 × 77.25 s × 712,660 s) = 2.9 h, is close.
     CHECK(in<hours>(od.run.interval) == doctest::Approx(2.9).epsilon(0.02));
+    // Synchronous to durable storage: nothing in flight, R = restore + 10 min.
+    CHECK(in<seconds>(od.in_flight_loss) == doctest::Approx(0.0));
     CHECK(in<seconds>(od.restart_time) == doctest::Approx(in<seconds>(io.restore) + 600.0));
+    CHECK(od.restorable);
     // The same job through spot_cost by hand.
     spot_job job{};
     job.work = run.work;
@@ -212,28 +335,68 @@ TEST_CASE("the chain: Daly's interval for the stall, then spot_cost") {
     CHECK(sp.cost < od.cost);
 }
 
-TEST_CASE("asynchronous: the stall sets Daly's interval, the write bounds it from below") {
+TEST_CASE("asynchronous: the stall sets Daly's interval, the period covers the write, a write in flight is lost") {
     const auto s = training_checkpoint_size(cat::llama_2_70b, training_job{}, tp8_pp4_dp8_zero1());
     auto setup = lustre_setup();
     setup.mode = checkpoint_mode::asynchronous;
     const auto io = checkpoint_io_time(s, setup);
+    CHECK(in<seconds>(io.stall) == doctest::Approx(per_gpu_bytes / 50e9));  // 152.05 ms
     checkpointed_run run{};
     run.work = 720.0_h;
     run.gpus = 256.0_gpu;
     run.on_demand = 6.88_usd_per_gpu_hour;
-    // On demand: Daly for a 75 ms stall and M = 198 h is 5.5 min, longer than the 77 s write.
+    // On demand: Daly for a 152 ms stall and M = 712,645 s: √(2 × 0.15205 × 712,645) = 465.5 s,
+    // 7.76 min, longer than the 77.25 s write.
     const auto od = checkpointed_run_cost(io, run);
+    const duration m = mean_time_between_interruptions(llama3_interruptions_per_gpu_hour, 256);
     CHECK_FALSE(od.interval_raised);
-    CHECK(in<minutes>(od.run.interval) == doctest::Approx(5.46).epsilon(0.01));
-    // On spot (M = 3.9 h), Daly's 46 s is shorter than the write: raised to it.
+    CHECK(in<seconds>(od.run.interval) == doctest::Approx(in<seconds>(daly_interval(io.stall, m))));
+    CHECK(in<minutes>(od.run.interval) == doctest::Approx(7.757).epsilon(2e-3));
+    // An interruption during the 77.10 s the write runs alongside training loses it too:
+    // R = 155.70 s restore + 600 s + (77.254 − 0.152) s = 832.80 s.
+    CHECK(in<seconds>(od.in_flight_loss) == doctest::Approx(in<seconds>(io.write - io.stall)));
+    CHECK(in<seconds>(od.in_flight_loss) == doctest::Approx(77.102).epsilon(1e-4));
+    CHECK(in<seconds>(od.restart_time) == doctest::Approx(832.80).epsilon(1e-4));
+    // On spot (M = 3.92 h), Daly's 65 s + 0.15 s does not cover the write: the interval is raised
+    // to write − stall, 77.10 s.
     run.spot = true;
     run.preemptions_per_hour = 0.25;
     const auto sp = checkpointed_run_cost(io, run);
     CHECK(sp.interval_raised);
-    CHECK(in<seconds>(sp.run.interval) == doctest::Approx(in<seconds>(io.write)));
-    // A caller's interval at least the write is kept.
+    CHECK(in<seconds>(sp.run.interval) == doctest::Approx(in<seconds>(io.write - io.stall)));
+    CHECK(in<seconds>(sp.run.interval + io.stall) == doctest::Approx(in<seconds>(io.write)));
+    // A caller's interval whose period covers the write is kept.
     run.interval = 10.0_min;
     const auto given = checkpointed_run_cost(io, run);
     CHECK(in<minutes>(given.run.interval) == doctest::Approx(10.0));
     CHECK_FALSE(given.interval_raised);
+}
+
+TEST_CASE("synchronous: the stall is the write, so any interval's period covers it") {
+    const auto s = training_checkpoint_size(cat::llama_2_70b, training_job{}, tp8_pp4_dp8_zero1());
+    const auto io = checkpoint_io_time(s, lustre_setup());  // 77.25 s, stall = write
+    checkpointed_run run{};
+    run.work = 720.0_h;
+    run.gpus = 256.0_gpu;
+    run.on_demand = 6.88_usd_per_gpu_hour;
+    run.interval = 60.0_s;  // shorter than the write, yet 60 + 77.25 s covers it
+    const auto e = checkpointed_run_cost(io, run);
+    CHECK(in<seconds>(e.run.interval) == doctest::Approx(60.0));
+    CHECK_FALSE(e.interval_raised);
+}
+
+TEST_CASE("checkpoints nothing durable holds: no bill, on spot and on demand") {
+    const auto s = training_checkpoint_size(cat::llama_2_70b, training_job{}, tp8_pp4_dp8_zero1());
+    const auto io = checkpoint_io_time(s, nvme_setup());
+    checkpointed_run run{};
+    run.work = 720.0_h;
+    run.gpus = 256.0_gpu;
+    run.on_demand = 6.88_usd_per_gpu_hour;
+    const auto od = checkpointed_run_cost(io, run);
+    CHECK_FALSE(od.restorable);
+    CHECK(in<usd>(od.cost) == doctest::Approx(0.0));
+    CHECK(in<hours>(od.mean_time_between_interruptions) == doctest::Approx(197.96).epsilon(1e-4));
+    run.spot = true;
+    run.preemptions_per_hour = 0.25;
+    CHECK_FALSE(checkpointed_run_cost(io, run).restorable);
 }

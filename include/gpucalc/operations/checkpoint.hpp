@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 #include "../catalog/links.hpp"
@@ -22,7 +23,8 @@ struct checkpoint_size {
     data_size weights{};           ///< every parameter in job.parameters' format (weights only)
     data_size optimizer_states{};  ///< the optimizer's states and the fp32 master copy
     data_size total{};             ///< weights + optimizer_states: the resumable checkpoint
-    // On the most loaded GPU (the first pipeline stage's), as the layout shards it:
+    // On the most loaded GPU (the first or last pipeline stage's, whichever holds more), as the
+    // layout shards it:
     data_size weights_per_gpu{};
     data_size optimizer_states_per_gpu{};
     data_size per_gpu{};           ///< what that GPU reads back on a restart
@@ -96,7 +98,8 @@ struct storage_rate {
 };
 
 /// Named storage figures. Each is one device or one provisioned unit: multiply by the drives per
-/// node, or by the TiB provisioned.
+/// node, or by the TiB provisioned. Local drives in a cloud instance are instance storage: a
+/// checkpoint_storage made of them sets durable = false and drains to a durable tier.
 namespace storage_rates {
 /// One data-center NVMe drive on PCIe 4.0 x4 (Samsung PM9A3 U.2): 3.5 GB/s sequential write
 /// (Samsung's PM9A3 specifications, May 2020; the E1.S form 3.2 GB/s) and 6.5 GB/s read
@@ -124,6 +127,12 @@ struct checkpoint_storage {
     storage_rate per_node{};   ///< each node's own path
     bool shared = false;       ///< whether `aggregate` limits the nodes together
     storage_rate aggregate{};  ///< the shared system's total; read only when shared
+    /// Whether a checkpoint here survives the loss of a node and a spot reclaim: true for remote
+    /// storage (a parallel file system, object storage), false for local NVMe (instance storage:
+    /// a reclaim stops or terminates the instance and wipes it, and a failed node's drives leave
+    /// with the node; AWS EC2 User Guide, "Instance store temporary block storage", on the data
+    /// persistence of instance store volumes).
+    bool durable = true;
 };
 
 /// How training waits for a checkpoint. Synchronous: until it is written. Asynchronous (PyTorch
@@ -143,7 +152,12 @@ constexpr std::string_view to_string(checkpoint_mode m) {
 
 /// What checkpoint_io_time assumes besides the storage.
 struct checkpoint_io_setup {
+    /// Where the checkpoint is first written: the fast tier when it is not durable.
     checkpoint_storage storage{};
+    /// Whether a non-durable `storage` drains each checkpoint to `drain_to` while training runs
+    /// (and restores from there); read only when storage.durable is false.
+    bool drains = false;
+    checkpoint_storage drain_to{};  ///< the durable tier; must be durable; read only when drained
     checkpoint_mode mode = checkpoint_mode::synchronous;
     /// Each GPU's link to host memory, which every checkpoint crosses first: PCIe Gen5 x16,
     /// 50 GB/s (catalog::load_paths::host_memory_pcie_gen5, measured H100 copies; uncertain,
@@ -151,33 +165,92 @@ struct checkpoint_io_setup {
     bandwidth host_link = catalog::load_paths::host_memory_pcie_gen5.read;
     std::int64_t gpus_per_node = 8;  ///< GPUs sharing a node's storage path (an HGX board's 8)
     bool weights_only = false;       ///< write and restore the weights alone (a serving export)
+    /// Whether each GPU stages only its even share of the checkpoint, total ÷ gpus, to host
+    /// memory (a framework that de-duplicates replicated state over the data-parallel ranks
+    /// before staging). False by default: PyTorch Distributed Checkpoint's async_save by default
+    /// stages a CPU copy of each rank's whole state dict, and only then do dcp.save and its
+    /// planner de-duplicate (PyTorch API docs, torch.distributed.checkpoint.staging,
+    /// AsyncStager; PyTorch tutorial "Asynchronous Saving with Distributed Checkpoint (DCP)",
+    /// July 2024), so each GPU copies what it holds.
+    bool deduplicated_staging = false;
 };
 
 /// Times of one checkpoint.
 struct checkpoint_io {
-    duration stall{};    ///< training paused per checkpoint: the write, or (async) the host copy
-    duration write{};    ///< until the checkpoint is on storage: the next cannot start before
-    duration restore{};  ///< reading it back on a restart
-    data_size written{};           ///< bytes written, all GPUs
+    duration stall{};    ///< training paused per checkpoint: the fast write, or (async) the host copy
+    /// Until the checkpoint is on durable storage (the fast write plus the drain): the next
+    /// checkpoint period, interval + stall, must cover it.
+    duration write{};
+    duration drain{};    ///< of write, the copy from the fast tier to the durable one (0 if none)
+    duration restore{};  ///< reading it back from the durable tier on a restart
+    data_size written{};           ///< bytes written (one copy), all GPUs
     data_size read{};              ///< bytes read on a restore, all GPUs
-    bool shared_binds_write = false;    ///< the shared system's aggregate limit bound the write
+    bool shared_binds_write = false;    ///< a shared system's aggregate limit bound the write or drain
     bool shared_binds_restore = false;  ///< and the restore
+    /// Whether the checkpoint reaches storage that survives a node's failure and a spot reclaim.
+    /// False, an explicit "no": non-durable storage with no drain; the restore is then what
+    /// reading the local copy would take, were it still there.
+    bool durable = true;
 };
 
-/// A checkpoint's stall, write and restore times (derived). Writes are spread evenly over the
-/// GPUs, as PyTorch Distributed Checkpoint's de-duplicating save planner and Megatron-LM's fully
-/// parallel save spread the replicated parts over the data-parallel ranks: each GPU copies
-/// W ÷ gpus to host memory over host_link, and each of the N nodes writes W ÷ N over its path;
-/// with a shared system the whole W also crosses its aggregate limit. Write = the slowest of
-/// those; the stall is the write when synchronous, the host copy when asynchronous. A restore
-/// reads what each GPU holds (size.per_gpu, or weights_per_gpu when weights only): every
-/// data-parallel replica reads its own copy, so a node reads its GPUs' shares and a shared
-/// system carries gpus × that (no file-system cache is counted: conservative); each GPU's share
-/// also crosses its host link, the slowest of the three binding. Nodes hold
-/// gpus_per_node GPUs, the last one possibly fewer. Ranges: size.total, per_gpu, weights and
-/// weights_per_gpu in [1e-30 B, 1e30 B]; size.gpus in [1, 2^40]; every bandwidth of the setup
-/// that is read in [1e-30 B/s, 1e30 B/s] (zero is invalid_input: a path that moves nothing
-/// never finishes); gpus_per_node in [1, 2^40]; mode an enumerator.
+namespace detail {
+/// Per-node and shared limits of moving `per_gpu` bytes from each GPU of the busiest node
+/// (`on_node` GPUs), `all` bytes in total, over `path` (derived).
+inline duration storage_time(const checkpoint_storage& path, bool write, data_size on_node,
+                             data_size all, bool& shared_binds) {
+    const duration node = on_node / (write ? path.per_node.write : path.per_node.read);
+    shared_binds = false;
+    if (!path.shared) return node;
+    const duration shared = all / (write ? path.aggregate.write : path.aggregate.read);
+    shared_binds = shared > node;
+    return shared_binds ? shared : node;
+}
+inline void check_storage(const checkpoint_storage& s, const char* function, const char* write_name,
+                          const char* read_name, const char* aggregate_write_name,
+                          const char* aggregate_read_name) {
+    require_positive(function, write_name, s.per_node.write);
+    require_positive(function, read_name, s.per_node.read);
+    if (s.shared) {
+        require_positive(function, aggregate_write_name, s.aggregate.write);
+        require_positive(function, aggregate_read_name, s.aggregate.read);
+    }
+}
+/// Throws unless a ≤ b within rounding, naming both.
+inline void require_at_most(const char* function, const char* field, data_size a,
+                            const char* bound, data_size b) {
+    constexpr double rounding = 1e-9;  // relative: sums of a few products in double
+    if (!(a.value() <= b.value() * (1.0 + rounding))) {
+        throw_invalid_name(function, field, error_value_text(a), "must not exceed ",
+                           std::string(bound) + error_value_text(b), "");
+    }
+}
+}  // namespace detail
+
+/// A checkpoint's stall, write and restore times (derived). Each GPU stages its part to host
+/// memory over host_link: what it holds (size.per_gpu, or weights_per_gpu when weights only), as
+/// DCP's async_save stages the rank's whole local state dict, or with deduplicated_staging an
+/// even share, total ÷ gpus. Durable storage takes one copy (DCP's save planner writes each
+/// replicated value once, spreading them over the ranks; Megatron-LM's fully parallel save
+/// likewise): each GPU writes the even share (an assumption: a pipeline stage holding the
+/// embedding or the head has more of its own to write, about 14% over the average for
+/// Llama-3-8B at PP 4, uncertain by planner), so the busiest node (gpus_per_node GPUs, or all of
+/// them on one partly filled node) writes its GPUs' shares over its path, and a shared system's
+/// aggregate limit carries the whole copy. Non-durable local storage keeps each GPU's whole
+/// state (local checkpoints are not de-duplicated across nodes): the busiest node writes what its
+/// GPUs hold. The fast write is the slowest of those paths and the host copy; the stall is that
+/// write when synchronous, the host copy when asynchronous. Non-durable storage drains each
+/// checkpoint to `drain_to` after the fast write: one copy, read from the local drives and
+/// written to the durable tier, each GPU's even share at the node and shared limits; write =
+/// fast write + drain (sequential, conservative), and the restore reads from `drain_to`.
+/// Non-durable storage with no drain: io.durable is false. A restore reads what each GPU holds:
+/// every data-parallel replica reads its own copy, so a node reads its GPUs' parts and a shared
+/// system carries gpus × held (no file-system cache counted: conservative); each GPU's part
+/// crosses its host link, the slowest binding. Ranges: size.total, per_gpu, weights and
+/// weights_per_gpu in [1e-30 B, 1e30 B], with weights <= total, weights_per_gpu <= per_gpu <=
+/// total and per_gpu × gpus >= total (the busiest GPU holds at least the average); size.gpus in
+/// [1, 2^40]; every bandwidth of the setup that is read in [1e-30 B/s, 1e30 B/s] (zero is
+/// invalid_input: a path that moves nothing never finishes); drain_to.durable true when read;
+/// gpus_per_node in [1, 2^40]; mode an enumerator.
 inline checkpoint_io checkpoint_io_time(const checkpoint_size& size, const checkpoint_io_setup& setup) {
     constexpr const char* function = "checkpoint_io_time";
     detail::require_positive(function, "size.total", size.total);
@@ -185,45 +258,70 @@ inline checkpoint_io checkpoint_io_time(const checkpoint_size& size, const check
     detail::require_positive(function, "size.weights", size.weights);
     detail::require_positive(function, "size.weights_per_gpu", size.weights_per_gpu);
     detail::require_count(function, "size.gpus", size.gpus);
+    detail::require_at_most(function, "size.weights", size.weights, "size.total = ",
+                            size.total);
+    detail::require_at_most(function, "size.weights_per_gpu", size.weights_per_gpu,
+                            "size.per_gpu = ", size.per_gpu);
+    detail::require_at_most(function, "size.per_gpu", size.per_gpu, "size.total = ", size.total);
+    const double gpus = static_cast<double>(size.gpus);
+    detail::require_at_most(function, "size.total", size.total,
+                            "size.per_gpu x size.gpus (the busiest GPU holds at least the "
+                            "average) = ", size.per_gpu * gpus);
     detail::require_enumerator(function, "setup.mode", setup.mode, 2, "gpucalc::checkpoint_mode");
     detail::require_positive(function, "setup.host_link", setup.host_link);
     detail::require_count(function, "setup.gpus_per_node", setup.gpus_per_node);
-    detail::require_positive(function, "setup.storage.per_node.write", setup.storage.per_node.write);
-    detail::require_positive(function, "setup.storage.per_node.read", setup.storage.per_node.read);
-    if (setup.storage.shared) {
-        detail::require_positive(function, "setup.storage.aggregate.write",
-                                 setup.storage.aggregate.write);
-        detail::require_positive(function, "setup.storage.aggregate.read",
-                                 setup.storage.aggregate.read);
+    detail::check_storage(setup.storage, function, "setup.storage.per_node.write",
+                          "setup.storage.per_node.read", "setup.storage.aggregate.write",
+                          "setup.storage.aggregate.read");
+    const bool drained = !setup.storage.durable && setup.drains;
+    if (drained) {
+        if (!setup.drain_to.durable) {
+            detail::throw_invalid(function, "setup.drain_to.durable", 0.0, "",
+                                  "must be true (draining to storage a failure also loses does "
+                                  "not make the checkpoint durable)");
+        }
+        detail::check_storage(setup.drain_to, function, "setup.drain_to.per_node.write",
+                              "setup.drain_to.per_node.read", "setup.drain_to.aggregate.write",
+                              "setup.drain_to.aggregate.read");
     }
-    const double gpus = static_cast<double>(size.gpus);
     const double per_node = static_cast<double>(setup.gpus_per_node);
-    const double nodes = static_cast<double>(detail::ceil_div(size.gpus, setup.gpus_per_node));
     const double on_busiest_node = gpus < per_node ? gpus : per_node;
     const data_size written = setup.weights_only ? size.weights : size.total;
     const data_size held = setup.weights_only ? size.weights_per_gpu : size.per_gpu;
+    const data_size share = written / gpus;  // one copy spread evenly: a GPU's de-duplicated part
+    const data_size staged = setup.deduplicated_staging ? share : held;  // to host memory
+    const data_size kept = setup.storage.durable ? share : held;  // on the first tier, per GPU
 
     checkpoint_io io{};
     io.written = written;
-    const duration host_copy = (written / gpus) / setup.host_link;
-    const duration node_write = (written / nodes) / setup.storage.per_node.write;
-    io.write = host_copy > node_write ? host_copy : node_write;
-    if (setup.storage.shared) {
-        const duration shared_write = written / setup.storage.aggregate.write;
-        io.shared_binds_write = shared_write > io.write;
-        if (io.shared_binds_write) io.write = shared_write;
-    }
+    io.durable = setup.storage.durable || drained;
+    const duration host_copy = staged / setup.host_link;
+    bool binds = false;
+    const duration fast =
+        detail::storage_time(setup.storage, true, on_busiest_node * kept, written, binds);
+    io.write = host_copy > fast ? host_copy : fast;
+    io.shared_binds_write = binds && fast > host_copy;
     io.stall = setup.mode == checkpoint_mode::asynchronous ? host_copy : io.write;
+    const checkpoint_storage& restore_from = drained ? setup.drain_to : setup.storage;
+    if (drained) {
+        bool from_binds = false;
+        bool to_binds = false;
+        const duration out = detail::storage_time(setup.storage, false, on_busiest_node * share,
+                                                  written, from_binds);
+        const duration in = detail::storage_time(setup.drain_to, true, on_busiest_node * share,
+                                                 written, to_binds);
+        io.drain = out > in ? out : in;
+        io.shared_binds_write = io.shared_binds_write || (out > in ? from_binds : to_binds);
+        io.write += io.drain;
+    }
 
     io.read = gpus * held;
-    io.restore = (on_busiest_node * held) / setup.storage.per_node.read;
-    const duration host_load = held / setup.host_link;  // each GPU's share crosses its host link
+    bool restore_binds = false;
+    io.restore = detail::storage_time(restore_from, false,
+                                      on_busiest_node * held, io.read, restore_binds);
+    const duration host_load = held / setup.host_link;  // each GPU's part crosses its host link
+    io.shared_binds_restore = restore_binds && io.restore > host_load;
     if (host_load > io.restore) io.restore = host_load;
-    if (setup.storage.shared) {
-        const duration shared_read = io.read / setup.storage.aggregate.read;
-        io.shared_binds_restore = shared_read > io.restore;
-        if (io.shared_binds_restore) io.restore = shared_read;
-    }
     return io;
 }
 
