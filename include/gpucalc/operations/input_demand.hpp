@@ -193,7 +193,8 @@ constexpr input_demand make_demand(input_item item, double rate, data_size bytes
 }  // namespace detail
 
 /// Demand at a stated sample rate (a measured images/s, a target), for the whole job. Ranges:
-/// rate in (0, 1e15] samples/s; bytes_per_sample in [1e-30 B, 1e30 B].
+/// rate in [1e-30, 1e15] samples/s; bytes_per_sample in [1e-30 B, 1e30 B]. Print the rate with
+/// in<samples_per_second>: streamed as is, a sample_rate reads requests/s.
 constexpr input_demand sample_demand(sample_rate rate, data_size bytes_per_sample) {
     constexpr const char* function = "sample_demand";
     // The unit named explicitly: a sample_rate is a request_rate, which would print requests/s.
