@@ -39,7 +39,7 @@ int main() {
     // stage).
     const input_pipeline pipeline{.nodes = 8,
                                   .gpus_per_node = 8,
-                                  .cpu_cores_per_node = 192,
+                                  .cpu_threads_per_node = 192,
                                   .storage_read = make<gigabytes_per_second>(1.0),
                                   .storage = storage_scope::shared,
                                   .network_per_node = make<gigabits_per_second>(100.0),

@@ -35,7 +35,7 @@ struct enum_traits<gpucalc::storage_scope> {
 template <class F>
 void fields(const gpucalc::input_demand& a, const gpucalc::input_demand& b, F&& f) {
     FUZZ_FIELD(item); FUZZ_FIELD(samples); FUZZ_FIELD(tokens); FUZZ_FIELD(bytes_per_item);
-    FUZZ_FIELD(bytes);
+    FUZZ_FIELD(bytes); FUZZ_FIELD(gpus);
 }
 template <class F>
 void fields(const gpucalc::item_training_assumptions& a,
@@ -44,7 +44,8 @@ void fields(const gpucalc::item_training_assumptions& a,
 }
 template <class F>
 void fields(const gpucalc::input_pipeline& a, const gpucalc::input_pipeline& b, F&& f) {
-    FUZZ_FIELD(nodes); FUZZ_FIELD(gpus_per_node); FUZZ_FIELD(cpu_cores_per_node);
+    FUZZ_FIELD(nodes); FUZZ_FIELD(gpus_per_node); FUZZ_FIELD(cpu_threads_per_node);
+    FUZZ_FIELD(threads_per_core); FUZZ_FIELD(smt_throughput_gain);
     FUZZ_FIELD(storage_read); FUZZ_FIELD(storage); FUZZ_FIELD(network_per_node);
     FUZZ_FIELD(preprocess_time_per_item); FUZZ_FIELD(workers_per_gpu);
     FUZZ_FIELD(cores_reserved_per_gpu);
@@ -74,9 +75,10 @@ inline gpucalc::input_demand demand_of(generator& g) {
         d.tokens = g.q<token_rate>(72400.0);
         d.samples = g.coin(0.9) ? g.keep_q(sample_rate{}) : g.q<sample_rate>(100.0);
     }
-    d.bytes_per_item = samples ? g.q<data_size>(107714.0) : g.q<data_size>(2.0);
+    d.bytes_per_item = samples ? g.q<data_size>(115440.0) : g.q<data_size>(2.0);
     d.bytes = g.coin(0.8) ? bandwidth::from_value(d.samples.value() + d.tokens.value())
                           : g.q<bandwidth>(1e9);  // ignored by the verdict: recomputed
+    d.gpus = g.coin(0.7) ? g.keep(0) : g.count(8);  // 0: not stated
     return d;
 }
 inline gpucalc::input_pipeline pipeline_of(generator& g) {
@@ -84,7 +86,10 @@ inline gpucalc::input_pipeline pipeline_of(generator& g) {
     gpucalc::input_pipeline p{};
     p.nodes = g.count(1);
     p.gpus_per_node = g.count(8);
-    p.cpu_cores_per_node = g.count(96);
+    p.cpu_threads_per_node = g.count(96);
+    static constexpr std::int64_t threads[] = {1, 2, 2, 2, 4, 8};
+    p.threads_per_core = g.keep(g.one_of(threads));
+    p.smt_throughput_gain = g.coin(0.7) ? g.keep_real(0.25) : g.unit_interval(0.25);
     p.storage_read = g.q<bandwidth>(1e10);
     p.storage = g.any_enum<storage_scope>(storage_scope_count, "pipeline.storage");
     p.network_per_node = g.q<bandwidth>(5e10);
@@ -107,6 +112,7 @@ inline void inspect(inspector& i, const gpucalc::input_demand& d) {
     i.amount("tokens", d.tokens);
     i.amount("bytes_per_item", d.bytes_per_item);
     i.amount("bytes", d.bytes);
+    i.count("gpus", d.gpus);
     const bool samples = d.item == gpucalc::input_item::sample;
     const double rate = samples ? d.samples.value() : d.tokens.value();
     const double other = samples ? d.tokens.value() : d.samples.value();
@@ -139,7 +145,9 @@ inline void inspect(inspector& i, const gpucalc::feed_verdict& v) {
     i.enumeration("binding", v.binding, gpucalc::input_stage_count);
     i.enumeration("tightest", v.tightest, gpucalc::input_stage_count);
     i.amount("gpu_utilization", v.gpu_utilization);
-    i.count("usable_cores_per_gpu", v.usable_cores_per_gpu);
+    i.count("usable_cores_per_node", v.usable_cores_per_node);
+    i.count("running_workers_per_node", v.running_workers_per_node);
+    i.amount("core_equivalents_per_node", v.core_equivalents_per_node);
     i.count("effective_workers_per_gpu", v.effective_workers_per_gpu);
     i.count("workers_per_gpu_needed", v.workers_per_gpu_needed);
     i.flag("cores_suffice", v.cores_suffice);
@@ -169,15 +177,25 @@ inline void inspect(inspector& i, const gpucalc::feed_verdict& v) {
         i.invariant("compute-bound => utilization 1 and headroom >= 1",
                     v.gpu_utilization >= 1.0 && t.headroom >= 1.0);
     }
-    i.invariant("effective workers within the usable cores",
-                v.effective_workers_per_gpu <= v.usable_cores_per_gpu &&
+    i.invariant("counts are not negative",
+                v.usable_cores_per_node >= 0 && v.running_workers_per_node >= 0 &&
                     v.effective_workers_per_gpu >= 0);
+    const double running = static_cast<double>(v.running_workers_per_node);
+    const double cores = static_cast<double>(v.usable_cores_per_node);
+    i.invariant("min(running, cores) <= core equivalents <= running",
+                v.core_equivalents_per_node <= running &&
+                    v.core_equivalents_per_node >= (running < cores ? running : cores));
     if (v.preprocessing.present) {
         i.invariant("needed workers in [1, 2^40]", v.workers_per_gpu_needed >= 1 &&
                                                        v.workers_per_gpu_needed <=
                                                            (std::int64_t{1} << 40));
-        i.invariant("cores_suffice iff needed <= usable",
-                    v.cores_suffice == (v.workers_per_gpu_needed <= v.usable_cores_per_gpu));
+        i.invariant("no usable core => cores do not suffice",
+                    v.usable_cores_per_node > 0 || !v.cores_suffice);
+        if (v.preprocessing.headroom >= 1.0) {
+            i.invariant("headroom >= 1 => the cores suffice", v.cores_suffice);
+            i.invariant("headroom >= 1 => workers_per_gpu_needed <= effective_workers_per_gpu",
+                        v.workers_per_gpu_needed <= v.effective_workers_per_gpu);
+        }
     } else {
         i.invariant("no CPU stage => no workers needed",
                     v.workers_per_gpu_needed == 0 && v.cores_suffice);
@@ -230,7 +248,15 @@ void register_operations_feed(registry& r) {
     add(r, "input_pipeline_verdict", "input_pipeline_verdict",
         "gpucalc::input_pipeline_verdict({0}, {1})",
         [](generator& g) {
-            return std::tuple{draw::demand_of(g), draw::pipeline_of(g)};
+            gpucalc::input_pipeline p = draw::pipeline_of(g);
+            gpucalc::input_demand d = draw::demand_of(g);
+            // Most stated GPU counts match the pipeline's, when that count is in range.
+            const double gpus = static_cast<double>(p.nodes) * static_cast<double>(p.gpus_per_node);
+            if (d.gpus > 0 && g.coin(0.8) && p.nodes >= 1 && p.gpus_per_node >= 1 &&
+                gpus <= static_cast<double>(std::int64_t{1} << 40)) {
+                d.gpus = p.nodes * p.gpus_per_node;
+            }
+            return std::tuple{d, p};
         },
         [](const input_demand& d, const input_pipeline& p) {
             return input_pipeline_verdict(d, p);

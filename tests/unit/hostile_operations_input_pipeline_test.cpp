@@ -74,9 +74,54 @@ TEST_CASE("input_pipeline_verdict: a negative worker count, and other bad counts
     CHECK_THROWS_WITH_AS(input_pipeline_verdict(good_demand(), p),
                          doctest::Contains("pipeline.gpus_per_node"), invalid_input);
     p = good_pipeline();
-    p.cpu_cores_per_node = -96;
+    p.cpu_threads_per_node = -96;
     CHECK_THROWS_WITH_AS(input_pipeline_verdict(good_demand(), p),
-                         doctest::Contains("pipeline.cpu_cores_per_node = -96"), invalid_input);
+                         doctest::Contains("pipeline.cpu_threads_per_node = -96"), invalid_input);
+}
+
+TEST_CASE("input_pipeline_verdict: threads per core and the SMT gain out of range") {
+    input_pipeline p = good_pipeline();
+    p.threads_per_core = 0;
+    CHECK_THROWS_WITH_AS(
+        input_pipeline_verdict(good_demand(), p),
+        doctest::Contains("input_pipeline_verdict: pipeline.threads_per_core = 0 must be in [1, 8]"),
+        invalid_input);
+    p.threads_per_core = 9;
+    CHECK_THROWS_WITH_AS(input_pipeline_verdict(good_demand(), p),
+                         doctest::Contains("pipeline.threads_per_core = 9 must be in [1, 8]"),
+                         invalid_input);
+    p.threads_per_core = 4;
+    p.cpu_threads_per_node = 3;
+    CHECK_THROWS_WITH_AS(
+        input_pipeline_verdict(good_demand(), p),
+        doctest::Contains(
+            "pipeline.threads_per_core = 4 must be <= pipeline.cpu_threads_per_node"),
+        invalid_input);
+    p = good_pipeline();
+    p.smt_throughput_gain = -0.1;
+    CHECK_THROWS_WITH_AS(input_pipeline_verdict(good_demand(), p),
+                         doctest::Contains("pipeline.smt_throughput_gain = -0.1 must be in [0, 1]"),
+                         invalid_input);
+    p.smt_throughput_gain = 1.5;
+    CHECK_THROWS_AS(input_pipeline_verdict(good_demand(), p), invalid_input);
+    p.smt_throughput_gain = not_a_number;
+    CHECK_THROWS_WITH_AS(input_pipeline_verdict(good_demand(), p),
+                         doctest::Contains("pipeline.smt_throughput_gain = nan"), invalid_input);
+}
+
+TEST_CASE("input_pipeline_verdict: the demand's GPU count against the pipeline's") {
+    input_demand d = good_demand();
+    d.gpus = -1;
+    CHECK_THROWS_WITH_AS(input_pipeline_verdict(d, good_pipeline()),
+                         doctest::Contains("demand.gpus = -1 must be in [0, 2^40]"),
+                         invalid_input);
+    d.gpus = 16;  // the pipeline has 1 node of 8
+    CHECK_THROWS_WITH_AS(input_pipeline_verdict(d, good_pipeline()),
+                         doctest::Contains("demand.gpus = 16 must equal pipeline.nodes × "
+                                           "pipeline.gpus_per_node = 8"),
+                         invalid_input);
+    d.gpus = 8;
+    CHECK_NOTHROW(input_pipeline_verdict(d, good_pipeline()));
 }
 
 TEST_CASE("input_pipeline_verdict: a negative preprocessing time, a bad storage scope") {
@@ -126,7 +171,11 @@ TEST_CASE("input_pipeline_verdict: a demand built by hand must hold one positive
 
 TEST_CASE("the demand functions: zero, negative and NaN inputs") {
     CHECK_THROWS_WITH_AS(sample_demand(make<samples_per_second>(0.0), imagenet_mean_jpeg),
-                         doctest::Contains("sample_demand: rate = 0"), invalid_input);
+                         doctest::Contains("sample_demand: rate = 0 samples/s must be finite"),
+                         invalid_input);
+    CHECK_THROWS_WITH_AS(sample_demand(make<samples_per_second>(2e15), imagenet_mean_jpeg),
+                         doctest::Contains("sample_demand: rate = 2e+15 samples/s must be <= 1e15"),
+                         invalid_input);
     CHECK_THROWS_WITH_AS(sample_demand(make<samples_per_second>(100.0), make<bytes>(-1.0)),
                          doctest::Contains("sample_demand: bytes_per_sample = -1"),
                          invalid_input);
@@ -141,6 +190,9 @@ TEST_CASE("the demand functions: zero, negative and NaN inputs") {
                          doctest::Contains("token_id_bytes: vocabulary = 0 must be >= 1"),
                          invalid_input);
     CHECK_THROWS_WITH_AS(token_id_bytes(-32000), doctest::Contains("vocabulary = -32000"),
+                         invalid_input);
+    CHECK_THROWS_WITH_AS(token_id_bytes((std::int64_t{1} << 40) + 1),
+                         doctest::Contains("token_id_bytes: vocabulary = 1099511627777 must be <= 2^40"),
                          invalid_input);
 }
 
@@ -164,7 +216,7 @@ TEST_CASE("item_training_demand: no GPUs, a fraction of 0, a factor below 1, no 
     w.flops_per_item = flop_count{};
     CHECK_THROWS_WITH_AS(
         item_training_demand(w, cat::a100_40gb_sxm, 8, imagenet_mean_jpeg),
-        doctest::Contains("item_training_demand: flops_per_item = 0"), invalid_input);
+        doctest::Contains("item_training_demand: workload.flops_per_item = 0"), invalid_input);
     w = cat::resnet50;
     w.compute = compute_precision::fp8;  // an A100 has no fp8 peak
     CHECK_THROWS_WITH_AS(item_training_demand(w, cat::a100_40gb_sxm, 8, imagenet_mean_jpeg),
@@ -179,7 +231,9 @@ TEST_CASE("the extremes give finite answers") {
     input_pipeline big{};
     big.nodes = std::int64_t{1} << 40;
     big.gpus_per_node = std::int64_t{1} << 40;
-    big.cpu_cores_per_node = std::int64_t{1} << 40;
+    big.cpu_threads_per_node = std::int64_t{1} << 40;
+    big.threads_per_core = 8;
+    big.smt_throughput_gain = 1.0;
     big.storage_read = make<bytes_per_second>(1e30);
     big.storage = storage_scope::per_node;
     big.network_per_node = make<bytes_per_second>(1e30);
@@ -199,7 +253,8 @@ TEST_CASE("the extremes give finite answers") {
     small.network_per_node = make<bytes_per_second>(1e-30);
     small.preprocess_time_per_item = make<years>(1e6);
     small.gpus_per_node = 1;
-    small.cpu_cores_per_node = 1;
+    small.cpu_threads_per_node = 1;
+    small.threads_per_core = 1;
     small.cores_reserved_per_gpu = 0;
     small.workers_per_gpu = 1;
     const feed_verdict starved =
@@ -218,5 +273,7 @@ TEST_CASE("the extremes give finite answers") {
     const input_demand fast = item_training_demand(w, cat::a100_40gb_sxm, std::int64_t{1} << 40,
                                                    make<bytes>(1e30));
     CHECK(std::isfinite(fast.bytes.value()));
-    CHECK(std::isfinite(input_pipeline_verdict(fast, good_pipeline()).gpu_utilization));
+    input_pipeline all_gpus = good_pipeline();
+    all_gpus.nodes = std::int64_t{1} << 37;  // × 8 GPUs a node = 2^40, the demand's count
+    CHECK(std::isfinite(input_pipeline_verdict(fast, all_gpus).gpu_utilization));
 }

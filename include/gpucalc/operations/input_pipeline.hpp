@@ -25,29 +25,41 @@ inline constexpr int storage_scope_count = 2;
 // ---------------------------------------------------------------------------------------------
 
 /// The input side of a training job: storage, the network into each node, and data-loader
-/// workers on the nodes' CPU cores.
+/// workers on the nodes' CPU cores. The workers of a node's GPUs share its cores as one pool
+/// (they are processes the OS schedules on any core, not pinned to a GPU).
 ///
-/// Ranges: nodes, gpus_per_node, cpu_cores_per_node and workers_per_gpu in [1, 2^40];
+/// Ranges: nodes, gpus_per_node, cpu_threads_per_node and workers_per_gpu in [1, 2^40];
+/// threads_per_core in [1, 8] and at most cpu_threads_per_node; smt_throughput_gain in [0, 1];
 /// cores_reserved_per_gpu in [0, 2^40]; storage_read and network_per_node in [1e-30 B/s,
 /// 1e30 B/s] (0 is invalid: a stage that carries nothing starves the job; give the real
 /// figure, or a large one for a stage that does not apply); storage one of storage_scope;
-/// preprocess_time_per_item 0 (no CPU stage, as for pre-tokenized text read as is) or in
-/// [1e-30 s, 1e6 years].
+/// preprocess_time_per_item 0 (no CPU stage) or in [1e-30 s, 1e6 years].
 struct input_pipeline {
     std::int64_t nodes = 1;
     std::int64_t gpus_per_node = 8;
-    /// Logical CPUs (vCPUs, as cloud instances list them) per node; one worker runs on one.
-    std::int64_t cpu_cores_per_node = 96;
+    /// Hardware threads per node: the vCPUs a cloud instance lists (96 on a p4d.24xlarge).
+    std::int64_t cpu_threads_per_node = 96;
+    /// Hardware threads per physical core: 2, as an x86 cloud vCPU is one hyperthread of a
+    /// core (AWS's p4d.24xlarge: 96 vCPUs on 2 × 24-core Xeon Platinum 8275CL); 1 for a CPU
+    /// without SMT or with it off. Physical cores = ⌊cpu_threads_per_node ÷ threads_per_core⌋.
+    std::int64_t threads_per_core = 2;
+    /// What a worker on a core's second (or later) hardware thread adds, as a fraction of a
+    /// worker alone on a core: 0.25. Uncertain: 0–0.3; two decode workers on sibling threads
+    /// share one core's execution units and caches, so together they give far less than 2×
+    /// (no primary measurement for this workload was verified; measure yours).
+    double smt_throughput_gain = 0.25;
     bandwidth storage_read{};                      ///< the read bandwidth storage sustains
     storage_scope storage = storage_scope::shared; ///< one aggregate limit, or each node's
     bandwidth network_per_node{};  ///< what the NICs carry into one node for input data
-    /// One core's CPU time per item (read, decode, augment): 1 ÷ items per second per core,
-    /// e.g. imagenet_preprocess_time_per_image. 0: no CPU stage.
-    duration preprocess_time_per_item = imagenet_preprocess_time_per_image;
+    /// One physical core's CPU time per item (read, decode, augment) with one worker alone on
+    /// it: 1 ÷ items per second per core, e.g. imagenet_preprocess_time_per_image for ImageNet
+    /// JPEGs. Default 0: no CPU stage (pre-tokenized text read as stored); give it for any
+    /// decoded or augmented sample, and for text tokenized on the fly.
+    duration preprocess_time_per_item{};
     /// Data-loader worker processes per GPU (PyTorch's DataLoader num_workers in each rank).
     std::int64_t workers_per_gpu = 8;
-    /// Cores per GPU kept from the workers: 1, the training process itself (PyTorch DDP runs
-    /// one process per GPU; derived).
+    /// Physical cores per GPU kept from the workers: 1, the training process itself (PyTorch
+    /// DDP runs one process per GPU; derived).
     std::int64_t cores_reserved_per_gpu = 1;
 };
 
@@ -73,16 +85,26 @@ struct feed_verdict {
     input_stage binding = input_stage::none;   ///< the stage with the least headroom if < 1
     input_stage tightest = input_stage::none;  ///< the stage with the least headroom
     double gpu_utilization = 1.0;              ///< min(1, the least headroom)
-    /// Cores per GPU the workers may use: floor(cpu_cores_per_node ÷ gpus_per_node) −
-    /// cores_reserved_per_gpu, at least 0.
-    std::int64_t usable_cores_per_gpu = 0;
-    /// Workers that run at once: min(workers_per_gpu, usable_cores_per_gpu).
+    /// Physical cores per node the workers may use: ⌊cpu_threads_per_node ÷ threads_per_core⌋
+    /// − gpus_per_node × cores_reserved_per_gpu, at least 0.
+    std::int64_t usable_cores_per_node = 0;
+    /// Workers per node that get a hardware thread: min(workers_per_gpu × gpus_per_node,
+    /// usable cores × threads_per_core); workers beyond them wait and add nothing.
+    std::int64_t running_workers_per_node = 0;
+    /// The running workers in units of a worker alone on a core: min(running, usable cores) +
+    /// smt_throughput_gain × the rest.
+    double core_equivalents_per_node = 0.0;
+    /// Workers per GPU that add something: min(workers_per_gpu, ⌈usable cores ×
+    /// threads_per_core ÷ gpus_per_node⌉).
     std::int64_t effective_workers_per_gpu = 0;
-    /// Workers per GPU that keep up: ceil(demand per GPU × preprocess_time_per_item), capped
-    /// at 2^40; 0 with no CPU stage.
+    /// When cores_suffice: the fewest workers per GPU whose supply (the same expression as the
+    /// preprocessing stage's) meets the demand. Otherwise the physical cores per GPU, one
+    /// worker alone on each, it would take: ⌈demand per GPU × preprocess_time_per_item⌉,
+    /// capped at 2^40. 0 with no CPU stage.
     std::int64_t workers_per_gpu_needed = 0;
-    /// Whether workers_per_gpu_needed fits in usable_cores_per_gpu. false is the explicit
-    /// "no": even every core cannot keep up (decode on the GPU, or fewer augmentations).
+    /// Whether this node's usable cores, every hardware thread running a worker, can meet the
+    /// demand. false is the explicit "no": decode on the GPU, more cores, or lighter
+    /// augmentation.
     bool cores_suffice = true;
     /// The storage bandwidth that keeps up: demand bytes/s (shared) or ÷ nodes (per node).
     bandwidth storage_needed{};
@@ -91,10 +113,27 @@ struct feed_verdict {
 
 namespace detail {
 
+/// The most hardware threads per core any CPU has shipped with: 8 (IBM POWER8 SMT8; derived
+/// bound, wide enough for every x86 and Arm server part).
+inline constexpr std::int64_t largest_threads_per_core = 8;
+
 constexpr void check(const input_pipeline& p, const char* function) {
     require_count(function, "pipeline.nodes", p.nodes);
     require_count(function, "pipeline.gpus_per_node", p.gpus_per_node);
-    require_count(function, "pipeline.cpu_cores_per_node", p.cpu_cores_per_node);
+    require_count(function, "pipeline.cpu_threads_per_node", p.cpu_threads_per_node);
+    if (!(p.threads_per_core >= 1 && p.threads_per_core <= largest_threads_per_core)) {
+        throw_invalid(function, "pipeline.threads_per_core",
+                      static_cast<double>(p.threads_per_core), "", "must be in [1, 8]");
+    }
+    if (p.threads_per_core > p.cpu_threads_per_node) {
+        throw_invalid(function, "pipeline.threads_per_core",
+                      static_cast<double>(p.threads_per_core), "",
+                      "must be <= pipeline.cpu_threads_per_node");
+    }
+    if (!(p.smt_throughput_gain >= 0.0 && p.smt_throughput_gain <= 1.0)) {
+        throw_invalid(function, "pipeline.smt_throughput_gain", p.smt_throughput_gain, "",
+                      "must be in [0, 1]");
+    }
     require_positive(function, "pipeline.storage_read", p.storage_read);
     require_enumerator(function, "pipeline.storage", p.storage, storage_scope_count,
                        "storage_scope");
@@ -122,21 +161,49 @@ constexpr stage_supply supply_of(input_stage stage, double items_per_second,
     return s;
 }
 
+/// The node's CPU pool: usable physical cores and the hardware threads on them (derived).
+struct cpu_pool {
+    double cores = 0.0;    ///< usable physical cores per node
+    double threads = 0.0;  ///< cores × threads_per_core
+};
+
+/// A node's workers in units of a worker alone on a core: one each up to the cores, then
+/// smt_throughput_gain each up to the threads (derived).
+constexpr double core_equivalents(double workers, const cpu_pool& pool, double smt_gain) {
+    const double running = workers < pool.threads ? workers : pool.threads;
+    const double alone = running < pool.cores ? running : pool.cores;
+    return alone + smt_gain * (running - alone);
+}
+
+/// The preprocessing supply, items/s for the job, at `per_gpu` workers per GPU (derived):
+/// nodes × core_equivalents(per_gpu × gpus_per_node) ÷ preprocess_time_per_item.
+constexpr double preprocessing_supply(double per_gpu, const input_pipeline& p,
+                                      const cpu_pool& pool) {
+    const double gpus_per_node = static_cast<double>(p.gpus_per_node);
+    return static_cast<double>(p.nodes) *
+           core_equivalents(per_gpu * gpus_per_node, pool, p.smt_throughput_gain) /
+           p.preprocess_time_per_item.value();
+}
+
 }  // namespace detail
 
 /// Whether the input pipeline keeps the GPUs fed. Each stage's supply, in the demand's items
 /// per second for the whole job (derived):
 /// - storage: storage_read ÷ bytes_per_item, × nodes when per node;
 /// - network: nodes × network_per_node ÷ bytes_per_item;
-/// - preprocessing: nodes × gpus_per_node × min(workers_per_gpu, usable cores per GPU) ÷
-///   preprocess_time_per_item (workers beyond the cores share them and add nothing).
+/// - preprocessing: nodes × core equivalents per node ÷ preprocess_time_per_item, where a
+///   node's workers_per_gpu × gpus_per_node workers share its usable physical cores as one
+///   pool: one core equivalent per worker up to the cores, smt_throughput_gain per worker on
+///   the further hardware threads, nothing beyond them.
 /// The stages run concurrently (prefetching overlaps them with the step), so the slowest sets
 /// the rate and the GPUs run at min(1, supply ÷ demand) of their compute-bound speed.
-/// demand.bytes is recomputed from the rate, not read.
+/// demand.bytes is recomputed from the rate, not read. The per-core rate is taken to hold with
+/// every core busy; measured DataLoader throughput grows less than linearly with workers
+/// (memory bandwidth, caches, turbo clocks), so measure one worker per core under full load.
 ///
 /// Ranges: the demand as a demand function returns it: its item's rate in [1e-80, 1e80]
-/// items/s, the other rate 0, bytes_per_item in [1e-30 B, 1e30 B]; the pipeline as
-/// input_pipeline says.
+/// items/s, the other rate 0, bytes_per_item in [1e-30 B, 1e30 B], gpus 0 or nodes ×
+/// gpus_per_node; the pipeline as input_pipeline says.
 constexpr feed_verdict input_pipeline_verdict(const input_demand& demand,
                                               const input_pipeline& pipeline) {
     constexpr const char* function = "input_pipeline_verdict";
@@ -146,9 +213,13 @@ constexpr feed_verdict input_pipeline_verdict(const input_demand& demand,
     const double item_bytes = demand.bytes_per_item.value();
     const double nodes = static_cast<double>(pipeline.nodes);
     const double gpus = nodes * static_cast<double>(pipeline.gpus_per_node);
+    if (demand.gpus != 0 && !detail::exactly_equal(static_cast<double>(demand.gpus), gpus)) {
+        detail::throw_invalid(function, "demand.gpus", static_cast<double>(demand.gpus), "",
+                              "must equal pipeline.nodes × pipeline.gpus_per_node = ", gpus, "");
+    }
 
     feed_verdict v{};
-    v.demand = detail::make_demand(demand.item, rate, demand.bytes_per_item);
+    v.demand = detail::make_demand(demand.item, rate, demand.bytes_per_item, demand.gpus);
     const double storage_bytes = pipeline.storage == storage_scope::per_node
                                      ? nodes * pipeline.storage_read.value()
                                      : pipeline.storage_read.value();
@@ -158,23 +229,67 @@ constexpr feed_verdict input_pipeline_verdict(const input_demand& demand,
                                   nodes * pipeline.network_per_node.value() / item_bytes,
                                   demand, rate);
 
-    const std::int64_t per_gpu = pipeline.cpu_cores_per_node / pipeline.gpus_per_node;
-    v.usable_cores_per_gpu =
-        per_gpu > pipeline.cores_reserved_per_gpu ? per_gpu - pipeline.cores_reserved_per_gpu : 0;
-    v.effective_workers_per_gpu = pipeline.workers_per_gpu < v.usable_cores_per_gpu
+    // The node's pool of physical cores, less the training processes' (derived).
+    const std::int64_t cores = pipeline.cpu_threads_per_node / pipeline.threads_per_core;
+    const double reserved = static_cast<double>(pipeline.cores_reserved_per_gpu) *
+                            static_cast<double>(pipeline.gpus_per_node);
+    v.usable_cores_per_node = static_cast<double>(cores) > reserved
+                                  ? cores - static_cast<std::int64_t>(reserved)
+                                  : 0;
+    detail::cpu_pool pool{};
+    pool.cores = static_cast<double>(v.usable_cores_per_node);
+    pool.threads = pool.cores * static_cast<double>(pipeline.threads_per_core);
+    const double gpus_per_node = static_cast<double>(pipeline.gpus_per_node);
+    const double workers = static_cast<double>(pipeline.workers_per_gpu) * gpus_per_node;
+    v.running_workers_per_node =
+        static_cast<std::int64_t>(workers < pool.threads ? workers : pool.threads);
+    v.core_equivalents_per_node =
+        detail::core_equivalents(workers, pool, pipeline.smt_throughput_gain);
+    // Workers per GPU past which the pool's threads are all busy (at most 2^43: no overflow).
+    const std::int64_t useful_per_gpu =
+        static_cast<std::int64_t>(detail::ceil_whole(pool.threads / gpus_per_node));
+    v.effective_workers_per_gpu = pipeline.workers_per_gpu < useful_per_gpu
                                       ? pipeline.workers_per_gpu
-                                      : v.usable_cores_per_gpu;
+                                      : useful_per_gpu;
+
     const double t_item = pipeline.preprocess_time_per_item.value();
     if (t_item > 0.0) {
-        v.preprocessing = detail::supply_of(
-            input_stage::preprocessing,
-            gpus * static_cast<double>(v.effective_workers_per_gpu) / t_item, demand, rate);
-        // Compared with the cap before rounding: a cast of a double past 2^63 is undefined.
-        const double exact = rate / gpus * t_item;
-        const double cap = static_cast<double>(detail::largest_count);
-        const double needed = exact < cap ? detail::ceil_whole(exact) : cap;
-        v.workers_per_gpu_needed = static_cast<std::int64_t>(needed < 1.0 ? 1.0 : needed);
-        v.cores_suffice = v.workers_per_gpu_needed <= v.usable_cores_per_gpu;
+        const double supply = detail::preprocessing_supply(
+            static_cast<double>(pipeline.workers_per_gpu), pipeline, pool);
+        v.preprocessing = detail::supply_of(input_stage::preprocessing, supply, demand, rate);
+        // Every hardware thread busy: the most this pool can supply.
+        const double most =
+            detail::preprocessing_supply(static_cast<double>(useful_per_gpu), pipeline, pool);
+        v.cores_suffice = useful_per_gpu >= 1 && most / rate >= 1.0;
+        if (v.cores_suffice) {
+            // The fewest workers per GPU that keep up, by bisection on the supply itself, so
+            // the answer agrees with the headroom exactly (a ceil of the quotient can land one
+            // worker high when the demand is an exact multiple; derived).
+            std::int64_t low = 0;  // does not keep up (0 workers supply nothing)
+            std::int64_t high = useful_per_gpu;
+            while (high - low > 1) {
+                const std::int64_t mid = low + (high - low) / 2;
+                if (detail::preprocessing_supply(static_cast<double>(mid), pipeline, pool) /
+                        rate >=
+                    1.0) {
+                    high = mid;
+                } else {
+                    low = mid;
+                }
+            }
+            v.workers_per_gpu_needed = high;
+        } else {
+            // Cores per GPU, one worker alone on each, that would keep up. Compared with the
+            // cap before rounding: a cast of a double past 2^63 is undefined.
+            const double exact = rate / gpus * t_item;
+            const double cap = static_cast<double>(detail::largest_count);
+            double needed = exact < cap ? detail::ceil_whole(exact) : cap;
+            // One fewer when it already keeps up (the quotient rounded above a whole number).
+            if (needed > 1.0 && needed < cap && gpus * (needed - 1.0) / t_item / rate >= 1.0) {
+                needed -= 1.0;
+            }
+            v.workers_per_gpu_needed = static_cast<std::int64_t>(needed < 1.0 ? 1.0 : needed);
+        }
     } else {
         v.preprocessing.stage = input_stage::preprocessing;
         v.preprocessing.present = false;
