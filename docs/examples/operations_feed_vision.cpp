@@ -35,10 +35,13 @@ void report(const gpucalc::feed_verdict& v) {
     if (v.preprocessing.present) {
         std::cout << "  " << v.usable_cores_per_node << " usable cores a node, "
                   << v.running_workers_per_node << " workers running ("
-                  << fixed(v.core_equivalents_per_node, 1) << " core equivalents); "
-                  << v.workers_per_gpu_needed
-                  << (v.cores_suffice ? " workers per GPU keep up\n"
-                                      : " cores per GPU would keep up: not this host\n");
+                  << fixed(v.core_equivalents_per_node, 1) << " core equivalents)\n  ";
+        if (v.cores_suffice) {
+            std::cout << v.workers_per_gpu_needed << " workers per GPU keep up\n";
+        } else {
+            std::cout << "no worker count keeps up; " << v.cores_per_gpu_needed
+                      << " usable cores per GPU, both threads busy, would\n";
+        }
     }
 }
 }  // namespace

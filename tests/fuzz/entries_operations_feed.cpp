@@ -101,7 +101,7 @@ inline gpucalc::input_pipeline pipeline_of(generator& g) {
 inline gpucalc::item_training_assumptions item_training(generator& g) {
     gpucalc::item_training_assumptions a{};
     a.training_flops_per_forward = g.coin(0.8) ? g.keep_real(3.0) : g.real(3.0);
-    a.achieved_fraction = g.coin(0.8) ? g.keep_real(0.16) : g.fraction(0.3);
+    a.achieved_fraction = g.coin(0.8) ? g.keep_real(0.194) : g.fraction(0.3);
     return a;
 }
 }  // namespace draw
@@ -150,6 +150,7 @@ inline void inspect(inspector& i, const gpucalc::feed_verdict& v) {
     i.amount("core_equivalents_per_node", v.core_equivalents_per_node);
     i.count("effective_workers_per_gpu", v.effective_workers_per_gpu);
     i.count("workers_per_gpu_needed", v.workers_per_gpu_needed);
+    i.count("cores_per_gpu_needed", v.cores_per_gpu_needed);
     i.flag("cores_suffice", v.cores_suffice);
     i.amount("storage_needed", v.storage_needed);
     i.amount("network_needed_per_node", v.network_needed_per_node);
@@ -186,9 +187,13 @@ inline void inspect(inspector& i, const gpucalc::feed_verdict& v) {
                 v.core_equivalents_per_node <= running &&
                     v.core_equivalents_per_node >= (running < cores ? running : cores));
     if (v.preprocessing.present) {
-        i.invariant("needed workers in [1, 2^40]", v.workers_per_gpu_needed >= 1 &&
-                                                       v.workers_per_gpu_needed <=
-                                                           (std::int64_t{1} << 40));
+        i.invariant("needed workers in [1, 2^40] when the cores suffice, else 0",
+                    v.cores_suffice ? v.workers_per_gpu_needed >= 1 &&
+                                          v.workers_per_gpu_needed <= (std::int64_t{1} << 40)
+                                    : v.workers_per_gpu_needed == 0);
+        i.invariant("needed cores in [1, 2^40]",
+                    v.cores_per_gpu_needed >= 1 &&
+                        v.cores_per_gpu_needed <= (std::int64_t{1} << 40));
         i.invariant("no usable core => cores do not suffice",
                     v.usable_cores_per_node > 0 || !v.cores_suffice);
         if (v.preprocessing.headroom >= 1.0) {
@@ -197,8 +202,83 @@ inline void inspect(inspector& i, const gpucalc::feed_verdict& v) {
                         v.workers_per_gpu_needed <= v.effective_workers_per_gpu);
         }
     } else {
-        i.invariant("no CPU stage => no workers needed",
-                    v.workers_per_gpu_needed == 0 && v.cores_suffice);
+        i.invariant("no CPU stage => no workers or cores needed",
+                    v.workers_per_gpu_needed == 0 && v.cores_per_gpu_needed == 0 &&
+                        v.cores_suffice);
+    }
+}
+
+/// A verdict with the inputs it came from, so that inspect can re-evaluate it: the needed
+/// workers and cores must be the fewest that keep up.
+struct feed_case {
+    gpucalc::feed_verdict v;
+    gpucalc::input_demand d;
+    gpucalc::input_pipeline p;
+};
+
+/// The verdict's preprocessing headroom and cores_suffice for a changed pipeline; false when
+/// the changed pipeline is rejected (recorded as a broken invariant by the caller).
+inline bool reevaluate(const feed_case& c, const gpucalc::input_pipeline& q, double& headroom,
+                       bool& suffice) {
+    try {
+        const gpucalc::feed_verdict w = gpucalc::input_pipeline_verdict(c.d, q);
+        headroom = w.preprocessing.headroom;
+        suffice = w.cores_suffice;
+        return true;
+    } catch (const gpucalc::invalid_input&) {
+        return false;
+    }
+}
+
+/// q with `cores` usable physical cores per GPU and a worker on every thread of each.
+inline gpucalc::input_pipeline with_cores(const gpucalc::input_pipeline& p, std::int64_t cores) {
+    gpucalc::input_pipeline q = p;
+    q.cpu_threads_per_node = (cores + p.cores_reserved_per_gpu) * p.gpus_per_node *
+                             p.threads_per_core;
+    q.workers_per_gpu = cores * p.threads_per_core;
+    return q;
+}
+
+inline void inspect(inspector& i, const feed_case& c) {
+    const gpucalc::feed_verdict& v = c.v;
+    inspect(i, v);
+    const gpucalc::input_pipeline& p = c.p;
+    const double gain = p.threads_per_core > 1 ? p.smt_throughput_gain : 0.0;
+    i.invariant("core equivalents <= usable cores × (1 + smt_throughput_gain)",
+                v.core_equivalents_per_node <=
+                    static_cast<double>(v.usable_cores_per_node) * (1.0 + gain) * (1.0 + 1e-12));
+    if (!v.preprocessing.present) return;
+    double headroom = 0.0;
+    bool suffice = false;
+    if (v.cores_suffice) {
+        // The fewest workers: needed keeps up, needed − 1 does not.
+        gpucalc::input_pipeline q = p;
+        q.workers_per_gpu = v.workers_per_gpu_needed;
+        i.invariant("workers_per_gpu_needed re-evaluates",
+                    reevaluate(c, q, headroom, suffice));
+        i.invariant("workers_per_gpu_needed keeps up", headroom >= 1.0);
+        if (v.workers_per_gpu_needed > 1) {
+            q.workers_per_gpu = v.workers_per_gpu_needed - 1;
+            i.invariant("one worker fewer re-evaluates", reevaluate(c, q, headroom, suffice));
+            i.invariant("one worker fewer falls short (needed is the fewest)", headroom < 1.0);
+        }
+    }
+    // The fewest cores per GPU, every thread busy, when that host is within the ranges.
+    const std::int64_t n = v.cores_per_gpu_needed;
+    const double threads = (static_cast<double>(n) + static_cast<double>(p.cores_reserved_per_gpu)) *
+                           static_cast<double>(p.gpus_per_node) *
+                           static_cast<double>(p.threads_per_core);
+    if (n >= 1 && n < (std::int64_t{1} << 40) && threads <= static_cast<double>(std::int64_t{1} << 40)) {
+        i.invariant("cores_per_gpu_needed re-evaluates",
+                    reevaluate(c, with_cores(p, n), headroom, suffice));
+        i.invariant("cores_per_gpu_needed keeps up, and its cores suffice",
+                    headroom >= 1.0 && suffice);
+        if (n > 1) {
+            i.invariant("one core fewer re-evaluates",
+                        reevaluate(c, with_cores(p, n - 1), headroom, suffice));
+            i.invariant("one core fewer falls short (needed is the fewest)",
+                        headroom < 1.0 && !suffice);
+        }
     }
 }
 
@@ -212,18 +292,21 @@ void register_operations_feed(registry& r) {
         [](std::int64_t vocabulary) { return token_id_bytes(vocabulary); });
     add(r, "sample_demand", "sample_demand", "gpucalc::sample_demand({0}, {1})",
         [](generator& g) {
-            return std::tuple{g.q<sample_rate>(16621.0), g.q<data_size>(107714.0)};
+            return std::tuple{g.q<sample_rate>(16621.0), g.q<data_size>(115440.0)};
         },
         [](const sample_rate& rate, const data_size& bytes) { return sample_demand(rate, bytes); });
     add(r, "token_demand", "token_demand", "gpucalc::token_demand({0}, {1})",
         [](generator& g) { return std::tuple{g.q<token_rate>(72400.0), g.q<data_size>(2.0)}; },
         [](const token_rate& rate, const data_size& bytes) { return token_demand(rate, bytes); });
     add(r, "token_demand(step)", "token_demand",
-        "gpucalc::token_demand(step, {1}), step.tokens_per_second = {0}",
-        [](generator& g) { return std::tuple{g.q<token_rate>(72400.0), g.q<data_size>(4.0)}; },
-        [](const token_rate& rate, const data_size& bytes) {
+        "gpucalc::token_demand(step, {1}), step.tokens_per_second = {0}, step.gpus = {2}",
+        [](generator& g) {
+            return std::tuple{g.q<token_rate>(72400.0), g.q<data_size>(4.0), g.count(64)};
+        },
+        [](const token_rate& rate, const data_size& bytes, std::int64_t gpus) {
             training_step step{};
             step.tokens_per_second = rate;
+            step.gpus = gpus;
             return token_demand(step, bytes);
         });
     add(r, "item_training_demand", "item_training_demand",
@@ -236,7 +319,7 @@ void register_operations_feed(registry& r) {
                               g.keep_q(catalog::all_item_workloads[static_cast<std::size_t>(
                                                                        which)]
                                            ->flops_per_item),
-                              draw::gpu(g), g.count(8), g.q<data_size>(107714.0),
+                              draw::gpu(g), g.count(8), g.q<data_size>(115440.0),
                               draw::item_training(g)};
         },
         [](std::int64_t which, const flop_count& flops, const gpu_spec& gpu, std::int64_t gpus,
@@ -259,7 +342,7 @@ void register_operations_feed(registry& r) {
             return std::tuple{d, p};
         },
         [](const input_demand& d, const input_pipeline& p) {
-            return input_pipeline_verdict(d, p);
+            return feed_case{input_pipeline_verdict(d, p), d, p};
         });
 }
 

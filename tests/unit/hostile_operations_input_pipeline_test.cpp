@@ -174,7 +174,15 @@ TEST_CASE("the demand functions: zero, negative and NaN inputs") {
                          doctest::Contains("sample_demand: rate = 0 samples/s must be finite"),
                          invalid_input);
     CHECK_THROWS_WITH_AS(sample_demand(make<samples_per_second>(2e15), imagenet_mean_jpeg),
-                         doctest::Contains("sample_demand: rate = 2e+15 samples/s must be <= 1e15"),
+                         doctest::Contains("sample_demand: rate = 2e+15 samples/s must be in [1e-30, 1e15]"),
+                         invalid_input);
+    CHECK_THROWS_WITH_AS(sample_demand(make<samples_per_second>(1e-31), imagenet_mean_jpeg),
+                         doctest::Contains("sample_demand: rate = 1e-31 samples/s must be in [1e-30, 1e15]"),
+                         invalid_input);
+    training_step no_gpus{};
+    no_gpus.tokens_per_second = make<tokens_per_second>(1e6);
+    CHECK_THROWS_WITH_AS(token_demand(no_gpus, make<bytes>(2.0)),
+                         doctest::Contains("token_demand: step.gpus = 0 must be >= 1"),
                          invalid_input);
     CHECK_THROWS_WITH_AS(sample_demand(make<samples_per_second>(100.0), make<bytes>(-1.0)),
                          doctest::Contains("sample_demand: bytes_per_sample = -1"),
@@ -247,6 +255,7 @@ TEST_CASE("the extremes give finite answers") {
     CHECK(std::isfinite(huge.preprocessing.headroom));
     CHECK(huge.gpu_utilization == doctest::Approx(1.0));
     CHECK(huge.workers_per_gpu_needed == 1);
+    CHECK(huge.cores_per_gpu_needed == 1);
 
     input_pipeline small{};
     small.storage_read = make<bytes_per_second>(1e-30);
@@ -263,7 +272,8 @@ TEST_CASE("the extremes give finite answers") {
     CHECK(std::isfinite(starved.gpu_utilization));
     CHECK(starved.gpu_utilization >= 0.0);
     CHECK(starved.input_bound);
-    CHECK(starved.workers_per_gpu_needed == std::int64_t{1} << 40);
+    CHECK(starved.workers_per_gpu_needed == 0);
+    CHECK(starved.cores_per_gpu_needed == std::int64_t{1} << 40);
     CHECK_FALSE(starved.cores_suffice);
     CHECK(std::isfinite(starved.storage_needed.value()));
 

@@ -104,7 +104,8 @@ struct input_demand {
     token_rate tokens{};         ///< item == token: the job's tokens/s (all GPUs); else 0
     data_size bytes_per_item{};  ///< as stored: an encoded JPEG, a token id
     bandwidth bytes{};           ///< rate × bytes_per_item
-    /// The GPUs the rate is for; 0 when not stated (sample_demand, token_demand). The verdict
+    /// The GPUs the rate is for: item_training_demand's gpus, token_demand(step)'s step.gpus;
+    /// 0 when not stated (sample_demand, token_demand of a rate). The verdict
     /// rejects a stated count that differs from the pipeline's nodes × gpus_per_node.
     std::int64_t gpus = 0;
 };
@@ -147,6 +148,9 @@ inline constexpr double smallest_demand_rate = 1e-80;
 inline constexpr double largest_demand_rate = 1e80;
 /// sample_demand's largest rate, 1e15 samples/s: far above any real job, finite in every product.
 inline constexpr double largest_sample_rate = 1e15;
+/// sample_demand's smallest rate, 1e-30 samples/s, as token_demand's (the library's smallest
+/// positive quantity).
+inline constexpr double smallest_sample_rate = 1e-30;
 
 /// A demand's rate must be in [1e-80, 1e80] items/s (wider than the demand functions' input
 /// ranges: a rate item_training_demand returns must still be judged) and its bytes per item
@@ -199,8 +203,10 @@ constexpr input_demand sample_demand(sample_rate rate, data_size bytes_per_sampl
     constexpr const char* function = "sample_demand";
     // The unit named explicitly: a sample_rate is a request_rate, which would print requests/s.
     detail::require_positive(function, "rate", rate.value(), "samples/s");
-    if (rate.value() > detail::largest_sample_rate) {
-        detail::throw_invalid(function, "rate", rate.value(), "samples/s", "must be <= 1e15");
+    if (!(rate.value() >= detail::smallest_sample_rate &&
+          rate.value() <= detail::largest_sample_rate)) {
+        detail::throw_invalid(function, "rate", rate.value(), "samples/s",
+                              "must be in [1e-30, 1e15]");
     }
     detail::require_positive(function, "bytes_per_sample", bytes_per_sample);
     return detail::make_demand(input_item::sample, rate.value(), bytes_per_sample);
@@ -216,14 +222,16 @@ constexpr input_demand token_demand(token_rate rate, data_size bytes_per_token) 
 }
 
 /// Demand at a predicted training step's throughput: step.tokens_per_second (training_step_time)
-/// × bytes_per_token. Ranges: the step's tokens_per_second in [1e-30, 1e20] tokens/s;
-/// bytes_per_token in [1e-30 B, 1e30 B].
+/// × bytes_per_token. The demand keeps step.gpus, and the verdict checks it against the
+/// pipeline's. Ranges: the step's tokens_per_second in [1e-30, 1e20] tokens/s; step.gpus in
+/// [1, 2^40]; bytes_per_token in [1e-30 B, 1e30 B].
 constexpr input_demand token_demand(const training_step& step, data_size bytes_per_token) {
     constexpr const char* function = "token_demand";
     detail::require_positive(function, "step.tokens_per_second", step.tokens_per_second);
     detail::require_positive(function, "bytes_per_token", bytes_per_token);
+    detail::require_count(function, "step.gpus", step.gpus);
     return detail::make_demand(input_item::token, step.tokens_per_second.value(),
-                               bytes_per_token);
+                               bytes_per_token, step.gpus);
 }
 
 /// Demand of a non-transformer model trained on `gpus` GPUs: samples/s = gpus ×

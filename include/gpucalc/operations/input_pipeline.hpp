@@ -43,10 +43,14 @@ struct input_pipeline {
     /// core (AWS's p4d.24xlarge: 96 vCPUs on 2 × 24-core Xeon Platinum 8275CL); 1 for a CPU
     /// without SMT or with it off. Physical cores = ⌊cpu_threads_per_node ÷ threads_per_core⌋.
     std::int64_t threads_per_core = 2;
-    /// What a worker on a core's second (or later) hardware thread adds, as a fraction of a
-    /// worker alone on a core: 0.25. Uncertain: 0–0.3; two decode workers on sibling threads
-    /// share one core's execution units and caches, so together they give far less than 2×
-    /// (no primary measurement for this workload was verified; measure yours).
+    /// What a physical core's further hardware threads add, all of them running a worker, as
+    /// a fraction of one worker alone on the core: 0.25, so a core gives at most 1.25 workers'
+    /// throughput, whatever its threads_per_core. Each busy sibling thread adds
+    /// smt_throughput_gain ÷ (threads_per_core − 1) (derived: the gain spread evenly over the
+    /// siblings; 0.25 a sibling with 2 threads a core, 0.0357 with 8). Uncertain: 0–0.3 for
+    /// 2-way SMT; decode workers on sibling threads share one core's execution units and
+    /// caches, so together they give far less than one worker per thread (no primary
+    /// measurement for this workload was verified; measure yours).
     double smt_throughput_gain = 0.25;
     bandwidth storage_read{};                      ///< the read bandwidth storage sustains
     storage_scope storage = storage_scope::shared; ///< one aggregate limit, or each node's
@@ -59,7 +63,10 @@ struct input_pipeline {
     /// Data-loader worker processes per GPU (PyTorch's DataLoader num_workers in each rank).
     std::int64_t workers_per_gpu = 8;
     /// Physical cores per GPU kept from the workers: 1, the training process itself (PyTorch
-    /// DDP runs one process per GPU; derived).
+    /// DDP runs one process per GPU; derived). A reserved core is kept whole, sibling threads
+    /// included: conservative, as the training process uses a thread while its sibling could
+    /// run a worker at smt_throughput_gain (on a p4d, 8 such threads: at most 2 core
+    /// equivalents, under 4%, left unused).
     std::int64_t cores_reserved_per_gpu = 1;
 };
 
@@ -92,16 +99,22 @@ struct feed_verdict {
     /// usable cores × threads_per_core); workers beyond them wait and add nothing.
     std::int64_t running_workers_per_node = 0;
     /// The running workers in units of a worker alone on a core: min(running, usable cores) +
-    /// smt_throughput_gain × the rest.
+    /// smt_throughput_gain ÷ (threads_per_core − 1) × the rest, at most usable cores × (1 +
+    /// smt_throughput_gain).
     double core_equivalents_per_node = 0.0;
     /// Workers per GPU that add something: min(workers_per_gpu, ⌈usable cores ×
     /// threads_per_core ÷ gpus_per_node⌉).
     std::int64_t effective_workers_per_gpu = 0;
-    /// When cores_suffice: the fewest workers per GPU whose supply (the same expression as the
-    /// preprocessing stage's) meets the demand. Otherwise the physical cores per GPU, one
-    /// worker alone on each, it would take: ⌈demand per GPU × preprocess_time_per_item⌉,
-    /// capped at 2^40. 0 with no CPU stage.
+    /// When cores_suffice: the fewest workers per GPU on this node's cores whose supply (the
+    /// same expression as the preprocessing stage's) meets the demand. 0 when the cores do not
+    /// suffice (no worker count keeps up: see cores_per_gpu_needed) and with no CPU stage.
     std::int64_t workers_per_gpu_needed = 0;
+    /// The fewest usable physical cores per GPU (beyond cores_reserved_per_gpu) that keep up
+    /// with every hardware thread of each running a worker, so each core gives 1 +
+    /// smt_throughput_gain (1 with threads_per_core = 1): the node needs gpus_per_node ×
+    /// (this + cores_reserved_per_gpu) physical cores. Found on the supply expression; capped
+    /// at 2^40; 0 with no CPU stage.
+    std::int64_t cores_per_gpu_needed = 0;
     /// Whether this node's usable cores, every hardware thread running a worker, can meet the
     /// demand. false is the explicit "no": decode on the GPU, more cores, or lighter
     /// augmentation.
@@ -167,12 +180,20 @@ struct cpu_pool {
     double threads = 0.0;  ///< cores × threads_per_core
 };
 
+/// What one busy sibling thread adds: smt_throughput_gain ÷ (threads_per_core − 1), so a core
+/// with all its threads busy gives 1 + smt_throughput_gain; 0 without SMT (derived).
+constexpr double sibling_gain(const input_pipeline& p) {
+    return p.threads_per_core > 1
+               ? p.smt_throughput_gain / static_cast<double>(p.threads_per_core - 1)
+               : 0.0;
+}
+
 /// A node's workers in units of a worker alone on a core: one each up to the cores, then
-/// smt_throughput_gain each up to the threads (derived).
-constexpr double core_equivalents(double workers, const cpu_pool& pool, double smt_gain) {
+/// sibling_gain each up to the threads (derived).
+constexpr double core_equivalents(double workers, const cpu_pool& pool, double per_sibling) {
     const double running = workers < pool.threads ? workers : pool.threads;
     const double alone = running < pool.cores ? running : pool.cores;
-    return alone + smt_gain * (running - alone);
+    return alone + per_sibling * (running - alone);
 }
 
 /// The preprocessing supply, items/s for the job, at `per_gpu` workers per GPU (derived):
@@ -181,8 +202,38 @@ constexpr double preprocessing_supply(double per_gpu, const input_pipeline& p,
                                       const cpu_pool& pool) {
     const double gpus_per_node = static_cast<double>(p.gpus_per_node);
     return static_cast<double>(p.nodes) *
-           core_equivalents(per_gpu * gpus_per_node, pool, p.smt_throughput_gain) /
+           core_equivalents(per_gpu * gpus_per_node, pool, sibling_gain(p)) /
            p.preprocess_time_per_item.value();
+}
+
+/// The usable physical cores per node and their threads when each GPU has `cores_per_gpu`.
+constexpr cpu_pool pool_of(double cores_per_gpu, const input_pipeline& p) {
+    cpu_pool pool{};
+    pool.cores = cores_per_gpu * static_cast<double>(p.gpus_per_node);
+    pool.threads = pool.cores * static_cast<double>(p.threads_per_core);
+    return pool;
+}
+
+/// The fewest usable cores per GPU, every thread running a worker, whose supply meets `rate`,
+/// by bisection on the supply expression itself (derived); 2^40 if even that falls short.
+constexpr std::int64_t cores_per_gpu_for(double rate, const input_pipeline& p) {
+    const double threads = static_cast<double>(p.threads_per_core);
+    const auto keeps_up = [&](std::int64_t c) {
+        const double cores = static_cast<double>(c);
+        return preprocessing_supply(cores * threads, p, pool_of(cores, p)) / rate >= 1.0;
+    };
+    std::int64_t low = 0;  // 0 cores supply nothing
+    std::int64_t high = largest_count;
+    if (!keeps_up(high)) return high;
+    while (high - low > 1) {
+        const std::int64_t mid = low + (high - low) / 2;
+        if (keeps_up(mid)) {
+            high = mid;
+        } else {
+            low = mid;
+        }
+    }
+    return high;
 }
 
 }  // namespace detail
@@ -193,8 +244,9 @@ constexpr double preprocessing_supply(double per_gpu, const input_pipeline& p,
 /// - network: nodes × network_per_node ÷ bytes_per_item;
 /// - preprocessing: nodes × core equivalents per node ÷ preprocess_time_per_item, where a
 ///   node's workers_per_gpu × gpus_per_node workers share its usable physical cores as one
-///   pool: one core equivalent per worker up to the cores, smt_throughput_gain per worker on
-///   the further hardware threads, nothing beyond them.
+///   pool: one core equivalent per worker up to the cores, smt_throughput_gain ÷
+///   (threads_per_core − 1) per worker on the further hardware threads (a core gives at most
+///   1 + smt_throughput_gain), nothing beyond them.
 /// The stages run concurrently (prefetching overlaps them with the step), so the slowest sets
 /// the rate and the GPUs run at min(1, supply ÷ demand) of their compute-bound speed.
 /// demand.bytes is recomputed from the rate, not read. The per-core rate is taken to hold with
@@ -244,7 +296,7 @@ constexpr feed_verdict input_pipeline_verdict(const input_demand& demand,
     v.running_workers_per_node =
         static_cast<std::int64_t>(workers < pool.threads ? workers : pool.threads);
     v.core_equivalents_per_node =
-        detail::core_equivalents(workers, pool, pipeline.smt_throughput_gain);
+        detail::core_equivalents(workers, pool, detail::sibling_gain(pipeline));
     // Workers per GPU past which the pool's threads are all busy (at most 2^43: no overflow).
     const std::int64_t useful_per_gpu =
         static_cast<std::int64_t>(detail::ceil_whole(pool.threads / gpus_per_node));
@@ -278,18 +330,9 @@ constexpr feed_verdict input_pipeline_verdict(const input_demand& demand,
                 }
             }
             v.workers_per_gpu_needed = high;
-        } else {
-            // Cores per GPU, one worker alone on each, that would keep up. Compared with the
-            // cap before rounding: a cast of a double past 2^63 is undefined.
-            const double exact = rate / gpus * t_item;
-            const double cap = static_cast<double>(detail::largest_count);
-            double needed = exact < cap ? detail::ceil_whole(exact) : cap;
-            // One fewer when it already keeps up (the quotient rounded above a whole number).
-            if (needed > 1.0 && needed < cap && gpus * (needed - 1.0) / t_item / rate >= 1.0) {
-                needed -= 1.0;
-            }
-            v.workers_per_gpu_needed = static_cast<std::int64_t>(needed < 1.0 ? 1.0 : needed);
         }
+        // Otherwise workers_per_gpu_needed stays 0: no worker count on these cores keeps up.
+        v.cores_per_gpu_needed = detail::cores_per_gpu_for(rate, pipeline);
     } else {
         v.preprocessing.stage = input_stage::preprocessing;
         v.preprocessing.present = false;
