@@ -536,4 +536,6 @@ TEST_CASE("a weights-only export cannot resume training: the chain answers no") 
     const auto full = checkpointed_run_cost(checkpoint_io_time(s, setup), run);
     CHECK(full.restorable);
     CHECK(full.refusal == restore_refusal::none);
+    CHECK(to_string(restore_refusal::none) == "none");
+    CHECK(to_string(static_cast<restore_refusal>(7)) == "unknown");
 }
