@@ -3,6 +3,7 @@
 // and on spot.
 #include <gpucalc/gpucalc.hpp>
 
+#include <cmath>
 #include <iostream>
 
 int main() {
@@ -38,6 +39,9 @@ int main() {
         const char* name;
         gpucalc::checkpoint_io_setup setup;
     };
+    const auto hours = [](gpucalc::duration d) {  // to one decimal
+        return std::round(gpucalc::in<gpucalc::hours>(d) * 10.0) / 10.0;
+    };
     const choice choices[] = {{"NVMe alone", {.storage = nvme}},
                               {"NVMe, drained to Lustre", {.storage = nvme, .drains = true, .drain_to = lustre}},
                               {"Lustre", {.storage = lustre}}};
@@ -62,6 +66,11 @@ int main() {
                 }
                 std::cout << "every " << e.run.interval << ", R " << e.restart_time << ", wall "
                           << e.run.wall_time << ", " << e.cost << "\n";
+                if (spot) {  // where the time beyond the 720 h of work goes, in hours
+                    std::cout << "             checkpoints " << hours(e.run.checkpointing)
+                              << " h, lost work " << hours(e.run.lost_work) << " h, restarts "
+                              << hours(e.run.restarting) << " h\n";
+                }
             }
             if (!io.durable) break;  // asynchronous saving does not make it durable either
         }

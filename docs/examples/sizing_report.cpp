@@ -678,7 +678,8 @@ void checkpoint_section() {
               << " GPUs at the Llama 3 report's rate ==\n\n"
               << "A checkpoint is the bf16 weights, the fp32 master copy and AdamW's two moments"
                  " (14 bytes a parameter); the total is one copy whatever the layout. Each node"
-                 " writes what its GPUs hold; the interval is Daly's for the stall, the period"
+                 " writes what its GPUs hold to NVMe; to Lustre, an even share of one copy; the"
+                 " interval is Daly's for the stall, the period"
                  " covering the write; overhead is checkpoints, lost work and restarts (restore,"
                  " a write in flight, plus "
               << gpucalc::to_string(gpucalc::default_restart_overhead)

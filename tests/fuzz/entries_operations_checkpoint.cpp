@@ -1,6 +1,8 @@
 // entries_operations_checkpoint.cpp: fuzz entries for operations: checkpoint size and I/O, interruptions, the chain to the bill
 #include <gpucalc/operations.hpp>
 
+#include <cmath>
+
 #include "entry_points.hpp"
 #include "inputs.hpp"
 #include "inspect.hpp"
@@ -12,6 +14,11 @@ template <>
 struct enum_traits<gpucalc::checkpoint_mode> {
     static constexpr const char* name = "gpucalc::checkpoint_mode";
     static constexpr int count = 2;
+};
+template <>
+struct enum_traits<gpucalc::restore_refusal> {
+    static constexpr const char* name = "gpucalc::restore_refusal";
+    static constexpr int count = 3;
 };
 #define FUZZ_FIELD(m) f(#m, a.m, b.m)
 template <class F>
@@ -38,7 +45,7 @@ template <class F>
 void fields(const gpucalc::checkpoint_io& a, const gpucalc::checkpoint_io& b, F&& f) {
     FUZZ_FIELD(stall); FUZZ_FIELD(write); FUZZ_FIELD(drain); FUZZ_FIELD(restore);
     FUZZ_FIELD(written); FUZZ_FIELD(read); FUZZ_FIELD(shared_binds_write);
-    FUZZ_FIELD(shared_binds_restore); FUZZ_FIELD(durable);
+    FUZZ_FIELD(shared_binds_restore); FUZZ_FIELD(durable); FUZZ_FIELD(resumable);
 }
 template <class F>
 void fields(const gpucalc::checkpointed_run& a, const gpucalc::checkpointed_run& b, F&& f) {
@@ -109,6 +116,7 @@ inline gpucalc::checkpoint_io io(generator& g) {
     io.stall = g.coin(0.5) ? g.keep_q(io.write) : g.q<gpucalc::duration>(0.075);
     io.restore = g.q_or_zero<gpucalc::duration>(156.0);
     io.durable = g.coin(0.9);
+    io.resumable = g.coin(0.9);
     return io;
 }
 inline gpucalc::checkpointed_run run(generator& g) {
@@ -161,12 +169,35 @@ inline void inspect(inspector& i, const gpucalc::checkpoint_io& io) {
     i.flag("shared_binds_write", io.shared_binds_write);
     i.flag("shared_binds_restore", io.shared_binds_restore);
     i.flag("durable", io.durable);
+    i.flag("resumable", io.resumable);
     i.invariant("drain <= write", io.drain <= io.write,
                 number_text(io.drain.value()) + " s > " + number_text(io.write.value()) + " s");
     i.invariant("stall <= write", io.stall <= io.write,
                 number_text(io.stall.value()) + " s > " + number_text(io.write.value()) + " s");
     i.invariant("write > 0", io.write.value() > 0.0);
     i.invariant("restore > 0", io.restore.value() > 0.0);
+}
+
+/// checkpoint_io_time's answer with the setup it was asked about.
+struct io_answer {
+    gpucalc::checkpoint_io io;
+    gpucalc::checkpoint_io_setup setup;
+};
+inline void inspect(inspector& i, const io_answer& a) {
+    inspect(i, a.io);
+    i.invariant("resumable = !setup.weights_only", a.io.resumable == !a.setup.weights_only);
+    i.invariant("durable = storage.durable or drains",
+                a.io.durable == (a.setup.storage.durable || a.setup.drains));
+    const double fast = (a.io.write - a.io.drain).value();
+    if (a.setup.mode == gpucalc::checkpoint_mode::synchronous) {
+        i.invariant("synchronous: stall = write - drain",
+                    std::abs(a.io.stall.value() - fast) <= 1e-9 * fast);
+    } else {
+        // async_save stages, then writes: the storage part follows the stall (strictly after
+        // it, but a storage time far below the stall may round away).
+        i.invariant("asynchronous: stall <= write - drain", a.io.stall.value() <= fast,
+                    number_text(a.io.stall.value()) + " s > " + number_text(fast) + " s");
+    }
 }
 
 /// checkpointed_run_cost's answer with the checkpoint times and work it was asked about.
@@ -178,12 +209,18 @@ struct checkpointed_answer {
 inline void inspect(inspector& i, const checkpointed_answer& a) {
     const gpucalc::checkpointed_estimate& e = a.estimate;
     i.flag("restorable", e.restorable);
+    i.enumeration("refusal", e.refusal, 3);
     i.amount("mean_time_between_interruptions", e.mean_time_between_interruptions);
     i.amount("in_flight_loss", e.in_flight_loss);
     i.amount("restart_time", e.restart_time);
     i.flag("interval_raised", e.interval_raised);
     i.amount("cost", e.cost);
-    i.invariant("restorable = io.durable", e.restorable == a.io.durable);
+    i.invariant("restorable = io.durable and io.resumable",
+                e.restorable == (a.io.durable && a.io.resumable));
+    i.invariant("refusal names why not (not_resumable first)",
+                e.refusal == (!a.io.resumable  ? gpucalc::restore_refusal::not_resumable
+                              : !a.io.durable ? gpucalc::restore_refusal::not_durable
+                                              : gpucalc::restore_refusal::none));
     if (!e.restorable) return;  // the explicit no: nothing but M is filled
     i.nested("run", [&] { inspect(i, spot_answer{e.run, a.work}); });
     const gpucalc::duration period = e.run.interval + a.io.stall;
@@ -212,10 +249,11 @@ void register_operations_checkpoint(registry& r) {
             return training_checkpoint_size(checked(m), j, p);
         });
     add_enum_to_string<checkpoint_mode>(r, "to_string(checkpoint_mode)", 2);
+    add_enum_to_string<restore_refusal>(r, "to_string(restore_refusal)", 3);
     add(r, "checkpoint_io_time", "checkpoint_io_time", "gpucalc::checkpoint_io_time({0}, {1})",
         [](generator& g) { return std::tuple{draw::checkpoint(g), draw::io_setup(g)}; },
         [](const checkpoint_size& s, const checkpoint_io_setup& setup) {
-            return checkpoint_io_time(s, setup);
+            return io_answer{checkpoint_io_time(s, setup), setup};
         });
     add(r, "mean_time_between_interruptions", "mean_time_between_interruptions",
         "gpucalc::mean_time_between_interruptions({0}, {1}, {2})",

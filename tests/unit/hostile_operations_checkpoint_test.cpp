@@ -106,13 +106,14 @@ TEST_CASE("an interval whose period does not cover the write time") {
     // the write (asynchronous saving, a drain), never for a synchronous write to durable storage.
     auto setup = one_gb_per_s();
     setup.mode = checkpoint_mode::asynchronous;
-    const auto io = checkpoint_io_time(seventy_b(), setup);  // 965.67 GB at 1 GB/s; stall 19.3 s
+    // 965.67 GB at 1 GB/s after a 19.3 s stall: write − stall = 965.67 s, 16.09 min.
+    const auto io = checkpoint_io_time(seventy_b(), setup);
     auto r = ten_hours();
     r.interval = 1.0_s;
     CHECK_THROWS_WITH_AS(checkpointed_run_cost(io, r),
                          "checkpointed_run_cost: run.interval = 1 s must be at least the "
                          "checkpoint's write time less its stall, io.write - io.stall = "
-                         "15.772660219904 min (interval + stall must cover the write: the next "
+                         "16.0945512448 min (interval + stall must cover the write: the next "
                          "checkpoint cannot start before the previous one is written)",
                          invalid_input);
     r.interval = io.write - io.stall;  // exactly covers the write: allowed
@@ -225,9 +226,10 @@ TEST_CASE("the chain's other fields") {
     r = ten_hours();
     r.failures_per_gpu_hour = 1e3;
     CHECK_THROWS_WITH_AS(checkpointed_run_cost(io, r),
-                         "checkpointed_run_cost: interval + io.stall + restart_time = 42.1966024896 "
-                         "min must be under 500 x the mean time between interruptions, 450 ms (the "
-                         "job would practically never finish)",
+                         "checkpointed_run_cost: run.interval (or Daly's) + io.stall + R = "
+                         "42.1966024896 min must be under 500 x the mean time between "
+                         "interruptions, 450 ms (R = io.restore + run.restart_overhead + io.write "
+                         "- io.stall; the job would practically never finish)",
                          invalid_input);
 }
 
@@ -261,6 +263,7 @@ TEST_CASE("edges: finite answers") {
     s.weights = make<bytes>(1e30);
     s.weights_per_gpu = make<bytes>(1e30);
     s.gpus = std::int64_t{1} << 40;
+    // (1e30 B on 2^40 GPUs: the even share is 9.1e17 B.)
     checkpoint_io_setup setup{};
     setup.storage.per_node = {make<bytes_per_second>(1e-30), make<bytes_per_second>(1e-30)};
     setup.storage.shared = true;
@@ -282,4 +285,48 @@ TEST_CASE("edges: finite answers") {
     const auto e = checkpointed_run_cost(tiny, r);
     CHECK(std::isfinite(e.run.wall_time.value()));
     CHECK(std::isfinite(e.cost.value()));
+}
+
+TEST_CASE("the two functions' ranges chain: the smallest checkpoint at the fastest path") {
+    // 1 B on one GPU at 1 PB/s takes 1e-15 s; the even share of 1 B over 2^40 GPUs at 1 PB/s,
+    // 9.1e-28 s: both inside checkpointed_run_cost's [1e-30 s, ...].
+    checkpoint_size s{};
+    s.total = make<bytes>(1.0);
+    s.per_gpu = make<bytes>(1.0);
+    s.weights = make<bytes>(1.0);
+    s.weights_per_gpu = make<bytes>(1.0);
+    s.gpus = 1;
+    checkpoint_io_setup setup{};
+    setup.storage.per_node = {make<bytes_per_second>(1e15), make<bytes_per_second>(1e15)};
+    setup.host_link = make<bytes_per_second>(1e15);
+    const auto io = checkpoint_io_time(s, setup);
+    CHECK(in<seconds>(io.stall) == doctest::Approx(1e-15));
+    auto r = ten_hours();
+    r.gpus = 1.0_gpu;
+    r.preemptions_per_hour = 0.0;
+    r.failures_per_gpu_hour = 1e-9;
+    CHECK(std::isfinite(checkpointed_run_cost(io, r).cost.value()));
+    s.gpus = std::int64_t{1} << 40;
+    setup.mode = checkpoint_mode::asynchronous;
+    setup.deduplicated_staging = true;
+    CHECK(in<seconds>(checkpoint_io_time(s, setup).stall) >= 1e-30);
+    // Below 1 B, or above 1 PB/s: invalid_input.
+    s.gpus = 1;
+    s.weights_per_gpu = make<bytes>(0.5);
+    CHECK_THROWS_WITH_AS(checkpoint_io_time(s, setup),
+                         "checkpoint_io_time: size.weights_per_gpu = 0.5 B must be at least 1 B",
+                         invalid_input);
+    s.weights_per_gpu = make<bytes>(1.0);
+    setup.host_link = make<bytes_per_second>(2e15);
+    CHECK_THROWS_WITH_AS(checkpoint_io_time(s, setup),
+                         "checkpoint_io_time: setup.host_link = 2e+15 B/s must be at most 1e15 B/s "
+                         "(1 PB/s)",
+                         invalid_input);
+    setup.host_link = make<bytes_per_second>(1e15);
+    setup.storage.shared = true;
+    setup.storage.aggregate = {make<bytes_per_second>(1e16), make<bytes_per_second>(1e15)};
+    CHECK_THROWS_WITH_AS(checkpoint_io_time(s, setup),
+                         "checkpoint_io_time: setup.storage.aggregate.write = 1e+16 B/s must be at "
+                         "most 1e15 B/s (1 PB/s)",
+                         invalid_input);
 }

@@ -148,24 +148,34 @@ TEST_CASE("write and restore to local NVMe, by hand: each node writes what its G
     CHECK(in<seconds>(io.restore) == doctest::Approx(8.0 * per_gpu_bytes / 52e9));
     CHECK_FALSE(io.shared_binds_write);
     // Asynchronous: DCP's async_save stages the whole local state dict, 7.6027 GB ÷ 50 GB/s =
-    // 152.05 ms.
+    // 152.05 ms, and only then does the background write start: on the drives after 0.152 +
+    // 2.172 = 2.324 s.
     setup.mode = checkpoint_mode::asynchronous;
     const auto a = checkpoint_io_time(s, setup);
     CHECK(in<seconds>(a.stall) == doctest::Approx(per_gpu_bytes / 50e9));
     CHECK(in<seconds>(a.stall) == doctest::Approx(0.15205).epsilon(1e-4));
-    CHECK(in<seconds>(a.write) == doctest::Approx(in<seconds>(io.write)));
+    CHECK(in<seconds>(a.write) == doctest::Approx(per_gpu_bytes / 50e9 + 8.0 * per_gpu_bytes / 28e9));
+    CHECK(in<seconds>(a.write) == doctest::Approx(2.3243).epsilon(1e-4));
     // A framework that de-duplicates before staging copies an even share, 965.67 GB ÷ 256 =
-    // 3.772 GB: 75.4 ms to host memory. The local drives still keep each GPU's whole state.
+    // 3.772 GB: 75.4 ms to host memory. The drives can only receive what was staged: 8 × 3.772
+    // GB ÷ 28 GB/s = 1.078 s, 1.153 s in all.
+    const double share = 14.0 * llama_2_70b_parameters / 256.0;
     setup.deduplicated_staging = true;
     const auto d = checkpoint_io_time(s, setup);
-    CHECK(in<seconds>(d.stall) == doctest::Approx(14.0 * llama_2_70b_parameters / 256.0 / 50e9));
-    CHECK(in<seconds>(d.write) == doctest::Approx(8.0 * per_gpu_bytes / 28e9));
-    // Durable storage at the same rates takes one copy, each GPU's even share: 8 × 3.772 GB ÷
-    // 28 GB/s = 1.078 s a node.
+    CHECK(in<seconds>(d.stall) == doctest::Approx(share / 50e9));
+    CHECK(in<seconds>(d.write) == doctest::Approx(share / 50e9 + 8.0 * share / 28e9));
+    CHECK(in<seconds>(d.write) == doctest::Approx(1.1532).epsilon(1e-4));
+    // Durable storage at the same rates, synchronous, takes one copy: each GPU copies and writes
+    // only its even share (dcp.save copies the items it writes), 8 × 3.772 GB ÷ 28 GB/s = 1.078 s
+    // a node, the 75.4 ms host copy streaming alongside; deduplicated_staging is not read.
     setup.storage.durable = true;
+    setup.mode = checkpoint_mode::synchronous;
     const auto durable = checkpoint_io_time(s, setup);
-    CHECK(in<seconds>(durable.write) == doctest::Approx(14.0 * llama_2_70b_parameters / 32.0 / 28e9));
+    CHECK(in<seconds>(durable.write) == doctest::Approx(8.0 * share / 28e9));
     CHECK(in<seconds>(durable.write) == doctest::Approx(1.0777).epsilon(1e-4));
+    CHECK(in<seconds>(durable.stall) == doctest::Approx(in<seconds>(durable.write)));
+    setup.deduplicated_staging = false;
+    CHECK(in<seconds>(checkpoint_io_time(s, setup).write) == doctest::Approx(8.0 * share / 28e9));
     // Weights only: 2 of the 14 bytes written, and each GPU reads back its 2 × 2.172e9 = 4.344 GB
     // of weights: 8 × 4.344 GB ÷ 52 GB/s = 0.6684 s per node, 256 × 4.344 GB in all.
     setup = nvme_setup();
@@ -216,9 +226,23 @@ TEST_CASE("a partly filled node: the full one writes its 8 GPUs' parts") {
     // On 16 GPUs, two full nodes: 8 × 900/16 = 450 GB, 45 s.
     s.gpus = 16;
     CHECK(in<seconds>(checkpoint_io_time(s, setup).write) == doctest::Approx(45.0));
-    // Local drives keep what each GPU holds: 8 × 100 GB = 800 GB, 80 s.
+    // Local drives keep what each GPU holds. On 9 GPUs, the full node holds 8 × 100 GB = 800 GB,
+    // 80 s; the ninth GPU's node holds 100 GB and finishes in 10 s.
+    s.gpus = 9;
     setup.storage.durable = false;
     CHECK(in<seconds>(checkpoint_io_time(s, setup).write) == doctest::Approx(80.0));
+    // On 16 GPUs, two full nodes: also 80 s.
+    s.gpus = 16;
+    CHECK(in<seconds>(checkpoint_io_time(s, setup).write) == doctest::Approx(80.0));
+    // Scratch that is shared but not durable, 5 GB/s for all, carries every GPU's whole part (not
+    // one copy): 9 × 100 GB = 900 GB ÷ 5 GB/s = 180 s, over the full node's 80 s.
+    s.gpus = 9;
+    setup.storage.shared = true;
+    setup.storage.aggregate = {make<gigabytes_per_second>(5.0), make<gigabytes_per_second>(5.0)};
+    const auto scratch = checkpoint_io_time(s, setup);
+    CHECK(scratch.shared_binds_write);
+    CHECK(in<seconds>(scratch.write) == doctest::Approx(180.0));
+    setup.storage.shared = false;
     // One node of 3 GPUs: all three on it, 3 × 300 GB = 900 GB, 90 s.
     s.gpus = 3;
     s.per_gpu = make<gigabytes>(300.0);
@@ -247,12 +271,14 @@ TEST_CASE("an MoE layout: Mixtral-8x7B, EP 8, DP 8, ZeRO-1") {
     CHECK(in<gigabytes>(s.per_gpu) == doctest::Approx(84.540).epsilon(1e-4));
     // The replicated dense weights make 8 × held 3.4% more than one copy.
     CHECK(8.0 * held / in<bytes>(s.total) == doctest::Approx(1.0344).epsilon(1e-3));
-    // One node writes 8 × 84.54 GB at 28 GB/s = 24.15 s; async stall 84.54 GB ÷ 50 GB/s = 1.691 s.
+    // Async stall 84.54 GB ÷ 50 GB/s = 1.691 s; then one node writes 8 × 84.54 GB at 28 GB/s =
+    // 24.15 s: on the drives after 25.85 s.
     auto setup = nvme_setup();
     setup.mode = checkpoint_mode::asynchronous;
     const auto io = checkpoint_io_time(s, setup);
-    CHECK(in<seconds>(io.write) == doctest::Approx(8.0 * held / 28e9));
     CHECK(in<seconds>(io.stall) == doctest::Approx(held / 50e9));
+    CHECK(in<seconds>(io.write) == doctest::Approx(held / 50e9 + 8.0 * held / 28e9));
+    CHECK(in<seconds>(io.write) == doctest::Approx(25.845).epsilon(1e-4));
 }
 
 TEST_CASE("a shared file system's aggregate limit binds") {
@@ -352,13 +378,15 @@ TEST_CASE("asynchronous: the stall sets Daly's interval, the period covers the w
     CHECK_FALSE(od.interval_raised);
     CHECK(in<seconds>(od.run.interval) == doctest::Approx(in<seconds>(daly_interval(io.stall, m))));
     CHECK(in<minutes>(od.run.interval) == doctest::Approx(7.757).epsilon(2e-3));
-    // An interruption during the 77.10 s the write runs alongside training loses it too:
-    // R = 155.70 s restore + 600 s + (77.254 − 0.152) s = 832.80 s.
+    // The write follows the staging: durable after 0.152 + 77.254 = 77.41 s. An interruption
+    // during the 77.25 s it runs alongside training loses it too:
+    // R = 155.70 s restore + 600 s + 77.254 s = 832.96 s.
+    CHECK(in<seconds>(io.write) == doctest::Approx(per_gpu_bytes / 50e9 + 14.0 * llama_2_70b_parameters / 12.5e9));
     CHECK(in<seconds>(od.in_flight_loss) == doctest::Approx(in<seconds>(io.write - io.stall)));
-    CHECK(in<seconds>(od.in_flight_loss) == doctest::Approx(77.102).epsilon(1e-4));
-    CHECK(in<seconds>(od.restart_time) == doctest::Approx(832.80).epsilon(1e-4));
+    CHECK(in<seconds>(od.in_flight_loss) == doctest::Approx(77.254).epsilon(1e-4));
+    CHECK(in<seconds>(od.restart_time) == doctest::Approx(832.96).epsilon(1e-4));
     // On spot (M = 3.92 h), Daly's 65 s + 0.15 s does not cover the write: the interval is raised
-    // to write − stall, 77.10 s.
+    // to write − stall, 77.25 s.
     run.spot = true;
     run.preemptions_per_hour = 0.25;
     const auto sp = checkpointed_run_cost(io, run);
@@ -394,9 +422,120 @@ TEST_CASE("checkpoints nothing durable holds: no bill, on spot and on demand") {
     run.on_demand = 6.88_usd_per_gpu_hour;
     const auto od = checkpointed_run_cost(io, run);
     CHECK_FALSE(od.restorable);
+    CHECK(od.refusal == restore_refusal::not_durable);
+    CHECK(to_string(od.refusal) == "not_durable");
     CHECK(in<usd>(od.cost) == doctest::Approx(0.0));
     CHECK(in<hours>(od.mean_time_between_interruptions) == doctest::Approx(197.96).epsilon(1e-4));
     run.spot = true;
     run.preemptions_per_hour = 0.25;
     CHECK_FALSE(checkpointed_run_cost(io, run).restorable);
+}
+
+TEST_CASE("drained to Lustre, by hand: R synchronous and asynchronous") {
+    const auto s = training_checkpoint_size(cat::llama_2_70b, training_job{}, tp8_pp4_dp8_zero1());
+    auto setup = nvme_setup();
+    setup.drains = true;
+    setup.drain_to = lustre();
+    checkpointed_run run{};
+    run.work = 720.0_h;
+    run.gpus = 256.0_gpu;
+    run.on_demand = 6.88_usd_per_gpu_hour;
+    const double drain = 14.0 * llama_2_70b_parameters / 12.5e9;  // 77.254 s through Lustre
+    const double restore = 256.0 * per_gpu_bytes / 12.5e9;         // 155.70 s
+    // Synchronous: stall 2.172 s (8 × 7.6027 GB ÷ 28 GB/s), durable after 2.172 + 77.254 s; the
+    // drain runs alongside training: R = 155.70 + 600 + 77.254 = 832.96 s.
+    const auto sync = checkpoint_io_time(s, setup);
+    const auto es = checkpointed_run_cost(sync, run);
+    CHECK(in<seconds>(es.in_flight_loss) == doctest::Approx(drain));
+    CHECK(in<seconds>(es.restart_time) == doctest::Approx(restore + 600.0 + drain));
+    CHECK(in<seconds>(es.restart_time) == doctest::Approx(832.96).epsilon(1e-4));
+    // Asynchronous: stall 0.152 s; then 2.172 s to the drives and 77.254 s of drain, all in
+    // flight: 79.43 s, and R = 155.70 + 600 + 79.43 = 835.13 s.
+    setup.mode = checkpoint_mode::asynchronous;
+    const auto as = checkpoint_io_time(s, setup);
+    CHECK(in<seconds>(as.stall) == doctest::Approx(per_gpu_bytes / 50e9));
+    CHECK(in<seconds>(as.write) ==
+          doctest::Approx(per_gpu_bytes / 50e9 + 8.0 * per_gpu_bytes / 28e9 + drain));
+    const auto ea = checkpointed_run_cost(as, run);
+    CHECK(in<seconds>(ea.in_flight_loss) == doctest::Approx(8.0 * per_gpu_bytes / 28e9 + drain));
+    CHECK(in<seconds>(ea.in_flight_loss) == doctest::Approx(79.426).epsilon(1e-4));
+    CHECK(in<seconds>(ea.restart_time) == doctest::Approx(835.13).epsilon(1e-4));
+}
+
+TEST_CASE("synchronous saves copy to host memory only what they write") {
+    // The reviewer's case: Llama-2-70B, TP 8, DP 32, ZeRO-1, a 200 GB/s path a node. Each GPU
+    // holds 2 × 8.622e9 + 12 × 8.622e9 / 32 = 20.48 GB, but writes only its share of one copy,
+    // 965.67 GB ÷ 256 = 3.772 GB: 8 × 3.772 ÷ 200 = 0.1509 s a node, above the 75.4 ms copy.
+    parallel_layout l{};
+    l.tensor = 8;
+    l.data = 32;
+    l.zero_stage = 1;
+    const auto s = training_checkpoint_size(cat::llama_2_70b, training_job{}, l);
+    checkpoint_io_setup setup{};
+    setup.storage.per_node = {make<gigabytes_per_second>(200.0), make<gigabytes_per_second>(200.0)};
+    const double share = 14.0 * llama_2_70b_parameters / 256.0;
+    const auto io = checkpoint_io_time(s, setup);
+    CHECK(in<seconds>(io.stall) == doctest::Approx(8.0 * share / 200e9));
+    CHECK(in<seconds>(io.stall) == doctest::Approx(0.15089).epsilon(1e-4));
+    // Asynchronous, the whole 20.48 GB is staged first (0.410 s), then the 0.151 s write.
+    setup.mode = checkpoint_mode::asynchronous;
+    const auto a = checkpoint_io_time(s, setup);
+    CHECK(in<seconds>(a.stall) == doctest::Approx(in<bytes>(s.per_gpu) / 50e9));
+    CHECK(in<seconds>(a.write) == doctest::Approx(in<bytes>(s.per_gpu) / 50e9 + 8.0 * share / 200e9));
+    // The write in flight is lost on an interruption, even when staging takes longer than it.
+    checkpointed_run run{};
+    run.work = 720.0_h;
+    run.gpus = 256.0_gpu;
+    run.on_demand = 6.88_usd_per_gpu_hour;
+    CHECK(in<seconds>(checkpointed_run_cost(a, run).in_flight_loss) ==
+          doctest::Approx(8.0 * share / 200e9));
+}
+
+TEST_CASE("non-durable shared scratch carries every GPU's whole state") {
+    // The same layout on scratch at 100 GB/s for all, not durable: 256 × 20.48 GB = 5.24 TB,
+    // 52.4 s (one copy would be 9.66 s). io.written still reports the durable copy, 965.67 GB.
+    parallel_layout l{};
+    l.tensor = 8;
+    l.data = 32;
+    l.zero_stage = 1;
+    const auto s = training_checkpoint_size(cat::llama_2_70b, training_job{}, l);
+    checkpoint_io_setup setup{};
+    setup.storage.per_node = {make<gigabytes_per_second>(1000.0), make<gigabytes_per_second>(1000.0)};
+    setup.storage.shared = true;
+    setup.storage.aggregate = {make<gigabytes_per_second>(100.0), make<gigabytes_per_second>(100.0)};
+    setup.storage.durable = false;
+    setup.host_link = make<gigabytes_per_second>(10000.0);
+    const auto io = checkpoint_io_time(s, setup);
+    CHECK(io.shared_binds_write);
+    CHECK(in<seconds>(io.write) == doctest::Approx(256.0 * in<bytes>(s.per_gpu) / 100e9));
+    CHECK(in<seconds>(io.write) == doctest::Approx(52.43).epsilon(1e-3));
+    CHECK(in<bytes>(io.written) == doctest::Approx(14.0 * llama_2_70b_parameters));
+}
+
+TEST_CASE("a weights-only export cannot resume training: the chain answers no") {
+    const auto s = training_checkpoint_size(cat::llama_2_70b, training_job{}, tp8_pp4_dp8_zero1());
+    auto setup = lustre_setup();
+    setup.weights_only = true;
+    const auto io = checkpoint_io_time(s, setup);
+    CHECK(io.durable);
+    CHECK_FALSE(io.resumable);
+    checkpointed_run run{};
+    run.work = 720.0_h;
+    run.gpus = 256.0_gpu;
+    run.on_demand = 6.88_usd_per_gpu_hour;
+    run.spot = true;
+    run.discount = 0.6;
+    run.preemptions_per_hour = 0.25;
+    const auto e = checkpointed_run_cost(io, run);
+    CHECK_FALSE(e.restorable);
+    CHECK(e.refusal == restore_refusal::not_resumable);
+    CHECK(to_string(e.refusal) == "not_resumable");
+    CHECK(in<usd>(e.cost) == doctest::Approx(0.0));
+    // The full checkpoint on the same storage resumes.
+    setup.weights_only = false;
+    const auto full = checkpointed_run_cost(checkpoint_io_time(s, setup), run);
+    CHECK(full.restorable);
+    CHECK(full.refusal == restore_refusal::none);
+    CHECK(to_string(restore_refusal::none) == "none");
+    CHECK(to_string(static_cast<restore_refusal>(7)) == "unknown");
 }

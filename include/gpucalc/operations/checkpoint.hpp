@@ -164,26 +164,33 @@ struct checkpoint_io_setup {
     /// 35–55.6 GB/s).
     bandwidth host_link = catalog::load_paths::host_memory_pcie_gen5.read;
     std::int64_t gpus_per_node = 8;  ///< GPUs sharing a node's storage path (an HGX board's 8)
-    bool weights_only = false;       ///< write and restore the weights alone (a serving export)
-    /// Whether each GPU stages only its even share of the checkpoint, total ÷ gpus, to host
-    /// memory (a framework that de-duplicates replicated state over the data-parallel ranks
-    /// before staging). False by default: PyTorch Distributed Checkpoint's async_save by default
-    /// stages a CPU copy of each rank's whole state dict, and only then do dcp.save and its
-    /// planner de-duplicate (PyTorch API docs, torch.distributed.checkpoint.staging,
-    /// AsyncStager; PyTorch tutorial "Asynchronous Saving with Distributed Checkpoint (DCP)",
-    /// July 2024), so each GPU copies what it holds.
+    /// Write and restore the weights alone (a serving export): not a checkpoint training can
+    /// resume from, so io.resumable is false and checkpointed_run_cost answers no.
+    bool weights_only = false;
+    /// Asynchronous only: whether each GPU stages only its even share of the checkpoint, total ÷
+    /// gpus, to host memory (a framework that de-duplicates replicated state over the
+    /// data-parallel ranks before staging). False by default: PyTorch Distributed Checkpoint's
+    /// async_save by default stages a CPU copy of each rank's whole state dict, and only then do
+    /// dcp.save and its planner de-duplicate (PyTorch API docs,
+    /// torch.distributed.checkpoint.staging, AsyncStager; PyTorch tutorial "Asynchronous Saving
+    /// with Distributed Checkpoint (DCP)", July 2024), so each GPU copies what it holds. A
+    /// synchronous dcp.save copies only the items it writes (its share, or on local drives what
+    /// it keeps), so this flag is not read then.
     bool deduplicated_staging = false;
 };
 
 /// Times of one checkpoint.
 struct checkpoint_io {
     duration stall{};    ///< training paused per checkpoint: the fast write, or (async) the host copy
-    /// Until the checkpoint is on durable storage (the fast write plus the drain): the next
-    /// checkpoint period, interval + stall, must cover it.
+    /// Until the checkpoint is on durable storage (the fast write plus the drain; asynchronous,
+    /// the host copy then the storage write): the next checkpoint period, interval + stall, must
+    /// cover it.
     duration write{};
     duration drain{};    ///< of write, the copy from the fast tier to the durable one (0 if none)
     duration restore{};  ///< reading it back from the durable tier on a restart
-    data_size written{};           ///< bytes written (one copy), all GPUs
+    /// Bytes of the durable copy, all GPUs: one copy, what durable storage (or drain_to)
+    /// receives. Non-durable local drives keep more: each GPU's staged part, gpus × that.
+    data_size written{};
     data_size read{};              ///< bytes read on a restore, all GPUs
     bool shared_binds_write = false;    ///< a shared system's aggregate limit bound the write or drain
     bool shared_binds_restore = false;  ///< and the restore
@@ -191,6 +198,9 @@ struct checkpoint_io {
     /// False, an explicit "no": non-durable storage with no drain; the restore is then what
     /// reading the local copy would take, were it still there.
     bool durable = true;
+    /// Whether training can resume from it: false, an explicit "no", for a weights-only export
+    /// (setup.weights_only), which lacks the optimizer states and master copy.
+    bool resumable = true;
 };
 
 namespace detail {
@@ -205,14 +215,31 @@ inline duration storage_time(const checkpoint_storage& path, bool write, data_si
     shared_binds = shared > node;
     return shared_binds ? shared : node;
 }
+/// The fastest path checkpoint_io_time accepts, 1 PB/s (an assumption, far above any one link
+/// or file system), and its smallest size, 1 B: so that every time it returns is at least
+/// 1 B ÷ 2^40 GPUs ÷ 1 PB/s, about 9e-28 s, inside checkpointed_run_cost's [1e-30 s, ...].
+inline constexpr bandwidth fastest_checkpoint_path = make<bytes_per_second>(1e15);
+inline constexpr data_size smallest_checkpoint_part = make<bytes>(1.0);
+inline void require_checkpoint_rate(const char* function, const char* field, bandwidth b) {
+    require_positive(function, field, b);
+    if (b > fastest_checkpoint_path) {
+        throw_invalid(function, field, b.value(), "B/s", "must be at most 1e15 B/s (1 PB/s)");
+    }
+}
+inline void require_checkpoint_size(const char* function, const char* field, data_size d) {
+    require_positive(function, field, d);
+    if (d < smallest_checkpoint_part) {
+        throw_invalid(function, field, d.value(), "B", "must be at least 1 B");
+    }
+}
 inline void check_storage(const checkpoint_storage& s, const char* function, const char* write_name,
                           const char* read_name, const char* aggregate_write_name,
                           const char* aggregate_read_name) {
-    require_positive(function, write_name, s.per_node.write);
-    require_positive(function, read_name, s.per_node.read);
+    require_checkpoint_rate(function, write_name, s.per_node.write);
+    require_checkpoint_rate(function, read_name, s.per_node.read);
     if (s.shared) {
-        require_positive(function, aggregate_write_name, s.aggregate.write);
-        require_positive(function, aggregate_read_name, s.aggregate.read);
+        require_checkpoint_rate(function, aggregate_write_name, s.aggregate.write);
+        require_checkpoint_rate(function, aggregate_read_name, s.aggregate.read);
     }
 }
 /// Throws unless a ≤ b within rounding, naming both.
@@ -226,37 +253,42 @@ inline void require_at_most(const char* function, const char* field, data_size a
 }
 }  // namespace detail
 
-/// A checkpoint's stall, write and restore times (derived). Each GPU stages its part to host
-/// memory over host_link: what it holds (size.per_gpu, or weights_per_gpu when weights only), as
-/// DCP's async_save stages the rank's whole local state dict, or with deduplicated_staging an
-/// even share, total ÷ gpus. Durable storage takes one copy (DCP's save planner writes each
+/// A checkpoint's stall, write and restore times (derived). Each GPU copies its part to host
+/// memory over host_link. Synchronous: what it writes (dcp.save copies the items it writes).
+/// Asynchronous: what it holds (size.per_gpu, or weights_per_gpu when weights only), as DCP's
+/// async_save stages the rank's whole local state dict, or with deduplicated_staging an even
+/// share, total ÷ gpus. Durable storage takes one copy (DCP's save planner writes each
 /// replicated value once, spreading them over the ranks; Megatron-LM's fully parallel save
 /// likewise): each GPU writes the even share (an assumption: a pipeline stage holding the
 /// embedding or the head has more of its own to write, about 14% over the average for
 /// Llama-3-8B at PP 4, uncertain by planner), so the busiest node (gpus_per_node GPUs, or all of
 /// them on one partly filled node) writes its GPUs' shares over its path, and a shared system's
-/// aggregate limit carries the whole copy. Non-durable local storage keeps each GPU's whole
-/// state (local checkpoints are not de-duplicated across nodes): the busiest node writes what its
-/// GPUs hold. The fast write is the slowest of those paths and the host copy; the stall is that
-/// write when synchronous, the host copy when asynchronous. Non-durable storage drains each
-/// checkpoint to `drain_to` after the fast write: one copy, read from the local drives and
-/// written to the durable tier, each GPU's even share at the node and shared limits; write =
-/// fast write + drain (sequential, conservative), and the restore reads from `drain_to`.
-/// Non-durable storage with no drain: io.durable is false. A restore reads what each GPU holds:
-/// every data-parallel replica reads its own copy, so a node reads its GPUs' parts and a shared
-/// system carries gpus × held (no file-system cache counted: conservative); each GPU's part
-/// crosses its host link, the slowest binding. Ranges: size.total, per_gpu, weights and
-/// weights_per_gpu in [1e-30 B, 1e30 B], with weights <= total, weights_per_gpu <= per_gpu <=
-/// total and per_gpu × gpus >= total (the busiest GPU holds at least the average); size.gpus in
-/// [1, 2^40]; every bandwidth of the setup that is read in [1e-30 B/s, 1e30 B/s] (zero is
-/// invalid_input: a path that moves nothing never finishes); drain_to.durable true when read;
-/// gpus_per_node in [1, 2^40]; mode an enumerator.
+/// aggregate limit carries the whole copy. Non-durable local storage keeps what each GPU staged
+/// (local checkpoints are not de-duplicated across nodes): the busiest node writes its GPUs'
+/// parts, and a shared scratch system's aggregate carries gpus × that. Synchronous, the fast
+/// write is the slower of the host copy and the storage (they stream together) and stalls
+/// training; asynchronous, async_save finishes staging before the background write starts, so
+/// the fast write is the host copy plus the storage time, and only the host copy stalls.
+/// Non-durable storage drains each checkpoint to `drain_to` after the fast write: one copy, read
+/// from the local drives and written to the durable tier, each GPU's even share at the node and
+/// shared limits; write = fast write + drain (sequential, conservative), and the restore reads
+/// from `drain_to`. Non-durable storage with no drain: io.durable is false. Weights only:
+/// io.resumable is false. A restore reads what each GPU holds: every data-parallel replica
+/// reads its own copy, so a node reads its GPUs' parts and a shared system carries gpus × held
+/// (no file-system cache counted: conservative); each GPU's part crosses its host link, the
+/// slowest binding. Ranges: size.total, per_gpu, weights and weights_per_gpu in [1 B, 1e30 B],
+/// with weights <= total, weights_per_gpu <= per_gpu <= total and per_gpu × gpus >= total (the
+/// busiest GPU holds at least the average); size.gpus in [1, 2^40]; every bandwidth of the
+/// setup that is read in [1e-30 B/s, 1e15 B/s] (zero is invalid_input: a path that moves
+/// nothing never finishes; the bounds keep every time at least about 9e-28 s, which
+/// checkpointed_run_cost accepts); drain_to.durable true when read; gpus_per_node in [1, 2^40];
+/// mode an enumerator.
 inline checkpoint_io checkpoint_io_time(const checkpoint_size& size, const checkpoint_io_setup& setup) {
     constexpr const char* function = "checkpoint_io_time";
-    detail::require_positive(function, "size.total", size.total);
-    detail::require_positive(function, "size.per_gpu", size.per_gpu);
-    detail::require_positive(function, "size.weights", size.weights);
-    detail::require_positive(function, "size.weights_per_gpu", size.weights_per_gpu);
+    detail::require_checkpoint_size(function, "size.total", size.total);
+    detail::require_checkpoint_size(function, "size.per_gpu", size.per_gpu);
+    detail::require_checkpoint_size(function, "size.weights", size.weights);
+    detail::require_checkpoint_size(function, "size.weights_per_gpu", size.weights_per_gpu);
     detail::require_count(function, "size.gpus", size.gpus);
     detail::require_at_most(function, "size.weights", size.weights, "size.total = ",
                             size.total);
@@ -268,7 +300,7 @@ inline checkpoint_io checkpoint_io_time(const checkpoint_size& size, const check
                             "size.per_gpu x size.gpus (the busiest GPU holds at least the "
                             "average) = ", size.per_gpu * gpus);
     detail::require_enumerator(function, "setup.mode", setup.mode, 2, "gpucalc::checkpoint_mode");
-    detail::require_positive(function, "setup.host_link", setup.host_link);
+    detail::require_checkpoint_rate(function, "setup.host_link", setup.host_link);
     detail::require_count(function, "setup.gpus_per_node", setup.gpus_per_node);
     detail::check_storage(setup.storage, function, "setup.storage.per_node.write",
                           "setup.storage.per_node.read", "setup.storage.aggregate.write",
@@ -289,19 +321,39 @@ inline checkpoint_io checkpoint_io_time(const checkpoint_size& size, const check
     const data_size written = setup.weights_only ? size.weights : size.total;
     const data_size held = setup.weights_only ? size.weights_per_gpu : size.per_gpu;
     const data_size share = written / gpus;  // one copy spread evenly: a GPU's de-duplicated part
-    const data_size staged = setup.deduplicated_staging ? share : held;  // to host memory
-    const data_size kept = setup.storage.durable ? share : held;  // on the first tier, per GPU
+    const bool async = setup.mode == checkpoint_mode::asynchronous;
+    // To host memory: a synchronous save copies what it writes (the share to durable storage,
+    // the whole state to local drives); async_save stages the whole state unless de-duplicated.
+    const data_size staged = async ? (setup.deduplicated_staging ? share : held)
+                                   : (setup.storage.durable ? share : held);
+    // On the first tier, per GPU: durable storage one copy's share; local drives what reached
+    // host memory (bytes never staged cannot be written).
+    const data_size kept = setup.storage.durable ? share : staged;
+    // The shared limit's load: one copy when durable; each GPU's whole part on local scratch.
+    const data_size first_tier = setup.storage.durable ? written : gpus * kept;
 
     checkpoint_io io{};
     io.written = written;
     io.durable = setup.storage.durable || drained;
+    io.resumable = !setup.weights_only;
     const duration host_copy = staged / setup.host_link;
     bool binds = false;
-    const duration fast =
-        detail::storage_time(setup.storage, true, on_busiest_node * kept, written, binds);
-    io.write = host_copy > fast ? host_copy : fast;
-    io.shared_binds_write = binds && fast > host_copy;
-    io.stall = setup.mode == checkpoint_mode::asynchronous ? host_copy : io.write;
+    const duration storage =
+        detail::storage_time(setup.storage, true, on_busiest_node * kept, first_tier, binds);
+    if (async) {
+        // async_save returns once staging is done and only then writes in the background
+        // (PyTorch tutorial "Asynchronous Saving with Distributed Checkpoint (DCP)", July 2024;
+        // AsyncStager's API docs): sequential.
+        io.write = host_copy + storage;
+        io.shared_binds_write = binds;
+        io.stall = host_copy;
+    } else {
+        // A synchronous save streams through host memory: the slower of the two binds (derived;
+        // optimistic by at most the shorter of the two if the framework does not overlap them).
+        io.write = host_copy > storage ? host_copy : storage;
+        io.shared_binds_write = binds && storage > host_copy;
+        io.stall = io.write;
+    }
     const checkpoint_storage& restore_from = drained ? setup.drain_to : setup.storage;
     if (drained) {
         bool from_binds = false;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 
 #include "../cost/spot.hpp"
 #include "../detail/checks.hpp"
@@ -14,8 +15,9 @@ namespace gpucalc {
 /// from the Llama 3 report (Dubey et al. 2024, "The Llama 3 Herd of Models", §3.3.4, Table 5):
 /// 419 unexpected interruptions in a 54-day snapshot of pre-training on up to 16,384 H100 GPUs,
 /// 419 ÷ (16,384 × 54 × 24 GPU-hours). Every cause counts (about 78% were attributed to
-/// confirmed or suspected hardware issues, 58.7% to GPU issues), as each stopped the job. Uncertain: "up to" 16,384 GPUs makes this a lower bound
-/// on the per-GPU rate; a fleet with older or hotter parts may fail more often.
+/// confirmed or suspected hardware issues, 58.7% to GPU issues), as each stopped the job.
+/// Uncertain: "up to" 16,384 GPUs makes this a lower bound on the per-GPU rate; a fleet with
+/// older or hotter parts may fail more often.
 inline constexpr double llama3_interruptions_per_gpu_hour = 419.0 / (16384.0 * 54.0 * 24.0);
 
 /// The fixed part of a restart, besides reading the checkpoint back: rescheduling, replacing the
@@ -90,12 +92,30 @@ struct checkpointed_run {
     duration interval{};                ///< the checkpoint interval; zero means Daly's optimum
 };
 
+/// Why checkpointed_run_cost answers no: nothing (it can restore), checkpoints nothing durable
+/// holds, or a checkpoint training cannot resume from (weights only).
+enum class restore_refusal { none, not_durable, not_resumable };
+
+/// The refusal's name ("none", "not_durable", "not_resumable"); "unknown" for a value cast from
+/// another integer.
+constexpr std::string_view to_string(restore_refusal r) {
+    switch (r) {
+        case restore_refusal::none: return "none";
+        case restore_refusal::not_durable: return "not_durable";
+        case restore_refusal::not_resumable: return "not_resumable";
+    }
+    return "unknown";
+}
+
 /// The chain's answer.
 struct checkpointed_estimate {
-    /// Whether a restart can restore the checkpoints: false, an explicit "no", when io.durable is
-    /// false (local storage with no durable tier: a spot reclaim wipes it and a failed node takes
-    /// its shards along, on spot and on demand alike); then only M is filled, the rest zero.
+    /// Whether a restart can resume training from the checkpoints: false, an explicit "no", when
+    /// io.resumable is false (a weights-only export lacks the optimizer states and master copy)
+    /// or io.durable is false (local storage with no durable tier: a spot reclaim wipes it and a
+    /// failed node takes its shards along, on spot and on demand alike); then only M and
+    /// `refusal` are filled, the rest zero.
     bool restorable = true;
+    restore_refusal refusal = restore_refusal::none;  ///< why not (not_resumable checked first)
     duration mean_time_between_interruptions{};  ///< M: failures, plus reclaims on spot
     /// What an interruption during a write loses besides the work since the last checkpoint:
     /// io.write − io.stall (derived; zero for a synchronous write to durable storage).
@@ -127,13 +147,14 @@ struct checkpointed_estimate {
 /// durable): the interval is Daly's optimum for δ and M (daly_interval), raised to io.write − δ
 /// when shorter; a caller's interval must satisfy interval + io.stall >= io.write. Then spot_cost
 /// (Daly 2006, Eq. 20) gives the wall-clock time and its breakdown, at the discounted price on
-/// spot and the full one on demand. io.durable false: restorable is false and no bill is
-/// computed. Ranges: io.stall, io.write positive and io.restore 0 or more, each in [1e-30 s, 1e6
-/// years], with stall <= write; run.work positive and run.interval 0 or more in the same range;
+/// spot and the full one on demand. io.resumable or io.durable false: restorable is false, with
+/// the refusal, and no bill is computed. Ranges: io.stall, io.write positive and io.restore 0 or
+/// more, each in [1e-30 s, 1e6 years], with stall <= write; run.work positive and run.interval 0
+/// or more in the same range;
 /// run.restart_overhead 0 or in it; run.gpus in [1, 2^40] whole; run.on_demand 0 or in its range;
 /// run.discount in [0, 1); the rates as mean_time_between_interruptions says (preemptions checked
 /// always, counted only on spot; on demand the failure rate × gpus alone must be in range);
-/// interval + stall + restart under 500 × M (spot_cost's limit).
+/// the interval (the caller's or Daly's) + io.stall + R under 500 × M (spot_cost's limit).
 inline checkpointed_estimate checkpointed_run_cost(const checkpoint_io& io, const checkpointed_run& run) {
     constexpr const char* function = "checkpointed_run_cost";
     detail::require_positive(function, "io.stall", io.stall);
@@ -164,8 +185,9 @@ inline checkpointed_estimate checkpointed_run_cost(const checkpoint_io& io, cons
     e.mean_time_between_interruptions = detail::interruptions_mean(
         run.failures_per_gpu_hour, static_cast<std::int64_t>(gpus), run.preemptions_per_hour,
         function, true, run.spot);
-    if (!io.durable) {
+    if (!io.resumable || !io.durable) {
         e.restorable = false;
+        e.refusal = !io.resumable ? restore_refusal::not_resumable : restore_refusal::not_durable;
         return e;
     }
     e.in_flight_loss = io.write - io.stall;
@@ -179,11 +201,12 @@ inline checkpointed_estimate checkpointed_run_cost(const checkpoint_io& io, cons
     const duration attempt = interval + io.stall + e.restart_time;
     constexpr double largest_exponent = 500.0;  // spot_cost's bound on (τ + δ + R) ÷ M
     if (!(attempt / e.mean_time_between_interruptions < largest_exponent)) {
-        detail::throw_invalid_name(function, "interval + io.stall + restart_time",
-                                   detail::value_text(attempt),
-                                   "must be under 500 x the mean time between interruptions, ",
-                                   detail::value_text(e.mean_time_between_interruptions),
-                                   " (the job would practically never finish)");
+        detail::throw_invalid_name(
+            function, "run.interval (or Daly's) + io.stall + R", detail::value_text(attempt),
+            "must be under 500 x the mean time between interruptions, ",
+            detail::value_text(e.mean_time_between_interruptions),
+            " (R = io.restore + run.restart_overhead + io.write - io.stall; the job would "
+            "practically never finish)");
     }
     spot_job job{};
     job.work = run.work;
