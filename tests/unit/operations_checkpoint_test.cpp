@@ -210,7 +210,7 @@ TEST_CASE("local NVMe drained to a shared file system: durable after the drain, 
 }
 
 TEST_CASE("a partly filled node: the full one writes its 8 GPUs' parts") {
-    // The reviewer's case: 900 GB on 9 GPUs, 8 a node, 10 GB/s a node, a fast host link. The
+    // Worked by hand: 900 GB on 9 GPUs, 8 a node, 10 GB/s a node, a fast host link. The
     // full node holds 8 of the 9 GPUs' parts.
     checkpoint_size s{};
     s.total = make<gigabytes>(900.0);
@@ -463,7 +463,7 @@ TEST_CASE("drained to Lustre, by hand: R synchronous and asynchronous") {
 }
 
 TEST_CASE("synchronous saves copy to host memory only what they write") {
-    // The reviewer's case: Llama-2-70B, TP 8, DP 32, ZeRO-1, a 200 GB/s path a node. Each GPU
+    // Worked by hand: Llama-2-70B, TP 8, DP 32, ZeRO-1, a 200 GB/s path a node. Each GPU
     // holds 2 × 8.622e9 + 12 × 8.622e9 / 32 = 20.48 GB, but writes only its share of one copy,
     // 965.67 GB ÷ 256 = 3.772 GB: 8 × 3.772 ÷ 200 = 0.1509 s a node, above the 75.4 ms copy.
     parallel_layout l{};

@@ -267,7 +267,7 @@ TEST_CASE("NVIDIA's own DGX A100 host: the model predicts ~10% above the measure
 }
 
 TEST_CASE("an exact multiple of one worker's rate needs exactly that many workers") {
-    // The reviewer's case: 8 GPUs, 15 cores a GPU (one thread each), 14 workers, demand 8 × 14
+    // Worked by hand: 8 GPUs, 15 cores a GPU (one thread each), 14 workers, demand 8 × 14
     // × 150 = 16,800 (as 8 × 14 ÷ (1/150 s), the supply's own expression): headroom 1 and 14
     // workers, not 15; the same for every count from 1 to 64.
     input_pipeline p = p4d_pipeline();
