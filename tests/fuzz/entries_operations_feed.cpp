@@ -95,7 +95,9 @@ inline gpucalc::input_pipeline pipeline_of(generator& g) {
     p.network_per_node = g.q<bandwidth>(5e10);
     p.preprocess_time_per_item = g.coin(0.2) ? g.keep_q(duration{}) : g.q<duration>(1.0 / 150.0);
     p.workers_per_gpu = g.count(8);
-    p.cores_reserved_per_gpu = g.coin(0.8) ? g.keep(1) : g.count(1) - 1;
+    // 1 mostly, now and then 0 (no core reserved) or another count; never arithmetic on a draw,
+    // which may be hostile (INT64_MIN).
+    p.cores_reserved_per_gpu = g.coin(0.8) ? g.keep(1) : g.coin(0.5) ? g.keep(0) : g.count(1);
     return p;
 }
 inline gpucalc::item_training_assumptions item_training(generator& g) {
