@@ -187,10 +187,7 @@ GPUCALC_DETAIL_INLINE inline detail::step_shared raw_shared_terms(
     const detail::stage_weights w = detail::weights_on_worst_stage(cm, par.tensor, m.layers, par.expert);
     sh.dense_per_layer = w.linear - w.experts + 2.0 * static_cast<double>(cm.layer().norm);
     sh.experts_per_layer = w.experts;
-    const double k = detail::optimizer_bytes_per_parameter(job);
-    const double p_bytes = gpucalc::bytes_per_element(job.parameters);
-    sh.optimizer_bytes = 2.0 * k + gpucalc::bytes_per_element(job.gradients) +
-                         (job.fp32_master_weights ? p_bytes : 2.0 * p_bytes);
+    sh.optimizer_bytes = detail::optimizer_step_bytes(job, a);  // once an evaluation
     sh.gemm_output_bytes = machine.element_bytes;
     sh.gemm_epilogue = machine.epilogue;
     return sh;

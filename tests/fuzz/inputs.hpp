@@ -684,6 +684,8 @@ inline gpucalc::step_assumptions step_assumptions(generator& g) {
     a.bucket_bytes = g.keep_q(gpucalc::make<gpucalc::megabytes>(g.coin(0.7) ? 25.0 : 1.0));
     a.allow_tensor_parallel_across_nodes = g.coin(0.2);
     a.fused_gradient_accumulation = g.coin(0.7);
+    a.fused_optimizer_step = g.coin(0.3);
+    a.gradient_clipping = g.coin(0.8);
     a.gemm_epilogue_overlap = g.keep_real(g.one_of(overlaps));
     return a;
 }

@@ -89,9 +89,11 @@ TEST_CASE("a tiny model on one GPU, every term worked by hand") {
     const double per_mb =
         4.0 * (3.0 * layer_f + 3.0 * attention_f + 3.0 * elementwise_f) + 3.0 * head_f;
     // Optimizer: 4 × (786,432 + 2 LayerNorms × 512) + embedding 262,144 + head 262,144 + final
-    // norm 512 = 3,674,624 parameters, AdamW: read and write 12 bytes of state, read a bf16
-    // gradient, write a bf16 parameter: 28 bytes each, at 1 TB/s.
-    const double optimizer = 3674624.0 * 28.0 / 1e12;
+    // norm 512 = 3,674,624 parameters, AdamW in separate passes: the bf16 gradient converted
+    // to fp32 (read 2, write 4), its norm (read 4), the update (read and write 12 bytes of
+    // state, read the fp32 gradient: 28), the master copied into the bf16 weights (read 4,
+    // write 2): 44 bytes each, at 1 TB/s.
+    const double optimizer = 3674624.0 * 44.0 / 1e12;
     const training_step r = training_step_time(tiny, one_node(toy_gpu), job_of(512, 4),
                                                training_strategy{}, hand_assumptions());
     CHECK(r.microbatches == 4);
@@ -145,6 +147,46 @@ TEST_CASE("a tiny model on one GPU, every term worked by hand") {
     }
 }
 
+
+TEST_CASE("the optimizer step's passes over the gradient and the state, worked by hand") {
+    // The tiny model's 3,674,624 parameters at 1 TB/s, one GPU: the optimizer term is the
+    // bytes a parameter times 3.674624 µs. AdamW keeps 8 bytes of moments, 12 with the fp32
+    // master copy. Each case counts the passes step_assumptions::fused_optimizer_step lists.
+    const double per_byte = 3674624.0 / 1e12;
+    const auto optimizer_of = [](const training_job& j, const step_assumptions& a) {
+        return training_step_time(tiny, one_node(toy_gpu), j, training_strategy{}, a)
+            .optimizer.value();
+    };
+    step_assumptions a = hand_assumptions();
+    training_job j = job_of(512, 4);
+
+    SUBCASE("fp16 with loss scaling, as Megatron-LM's mixed-precision optimizer runs it") {
+        // Convert (2 + 4), unscale (4 + 4), norm (4), update (24 + 4), copy out (4 + 2): 52.
+        j.parameters = formats::fp16;
+        j.gradients = formats::fp16;
+        j.compute = compute_precision::fp16;
+        CHECK(optimizer_of(j, a) == approx(52.0 * per_byte, 1e-12));
+        a.gradient_clipping = false;  // the norm pass goes
+        CHECK(optimizer_of(j, a) == approx(48.0 * per_byte, 1e-12));
+        a.fused_optimizer_step = true;  // the overflow check's read (2), the update (24 + 2 + 2)
+        CHECK(optimizer_of(j, a) == approx(30.0 * per_byte, 1e-12));
+    }
+    SUBCASE("bf16 with fp32 gradients: nothing to convert, no loss scale") {
+        // Norm (4), update (24 + 4), copy out (4 + 2): 38.
+        j.gradients = formats::fp32;
+        CHECK(optimizer_of(j, a) == approx(38.0 * per_byte, 1e-12));
+        a.fused_optimizer_step = true;  // norm (4), update (24 + 4 + 2)
+        CHECK(optimizer_of(j, a) == approx(34.0 * per_byte, 1e-12));
+    }
+    SUBCASE("bf16 without a master copy: the update reads and writes the weights") {
+        // Norm (2), update (16 of moments read and written, 2 of gradient, 2 + 2 of weights).
+        j.fp32_master_weights = false;
+        CHECK(optimizer_of(j, a) == approx(24.0 * per_byte, 1e-12));
+        a.gradient_clipping = false;
+        a.fused_optimizer_step = true;
+        CHECK(optimizer_of(j, a) == approx(22.0 * per_byte, 1e-12));
+    }
+}
 TEST_CASE("attention dropout without FlashAttention costs its memory passes") {
     // Unfused attention, s = 512, b = 1, TP 1: 4 heads × 512² = 1,048,576 score elements a
     // layer (all keys). The dropout adds, an element, forward: read the probabilities (2 B),

@@ -244,12 +244,7 @@ GPUCALC_DETAIL_INLINE constexpr step_shared shared_terms(const checked_model& cm
     const stage_weights w = weights_on_worst_stage(cm, par.tensor, m.layers, par.expert);
     sh.dense_per_layer = w.linear - w.experts + 2.0 * static_cast<double>(cm.layer().norm);
     sh.experts_per_layer = w.experts;
-    // Read and write the state (K bytes a parameter: moments and master copy), read the
-    // gradient, write the parameter; without a master copy, read the parameter too (derived).
-    const double k = optimizer_bytes_per_parameter(job);
-    const double p_bytes = bytes_per_element(job.parameters);
-    sh.optimizer_bytes = 2.0 * k + bytes_per_element(job.gradients) +
-                         (job.fp32_master_weights ? p_bytes : 2.0 * p_bytes);
+    sh.optimizer_bytes = optimizer_step_bytes(job, a);
     sh.gemm_output_bytes = machine.element_bytes;
     sh.gemm_epilogue = machine.epilogue;
     return sh;

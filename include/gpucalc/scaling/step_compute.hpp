@@ -7,6 +7,7 @@
 
 #include "../detail/checks.hpp"
 #include "../hardware.hpp"
+#include "../memory/training.hpp"
 #include "../model.hpp"
 #include "../parallelism.hpp"
 #include "../parallelism/costs.hpp"
@@ -95,6 +96,23 @@ struct step_assumptions {
     /// per parameter and micro-batch, the fresh gradient written and read (parameter format)
     /// and the buffer read and written (gradient format), at the memory efficiency (derived).
     bool fused_gradient_accumulation = true;
+    /// Whether the optimizer step is one fused kernel. False (the default): mixed-precision
+    /// trainers run it as separate passes over the gradients and the state, each streaming
+    /// from HBM: the gradient converted into an fp32 copy beside the fp32 master weights, the
+    /// fp16 loss scale divided out (Micikevicius et al. 2018, ICLR, §3.2), the global
+    /// gradient norm, the Adam update, and the master weights copied into the stored
+    /// weights: Megatron-LM's mixed-precision optimizer (megatron/optimizer/optimizer.py:
+    /// _copy_model_grads_to_main_grads, _unscale_main_grads_and_check_for_nan,
+    /// clip_grad_norm_fp32, _copy_main_params_to_model_params) and PyTorch AMP's
+    /// GradScaler.unscale_ with clip_grad_norm_. True: one update pass that reads the
+    /// gradient in its stored format, reads and writes the state and writes the stored
+    /// weights, after a norm pass when clipping or loss scaling needs one.
+    bool fused_optimizer_step = false;
+    /// Whether the step clips the gradient's global norm, which reads every gradient once
+    /// before the update: GPT-3 clips at 1.0 (Brown et al. 2020, App. B), as does Megatron-LM
+    /// by default (--clip-grad 1.0). The rescale that follows runs only when the norm exceeds
+    /// the threshold (Megatron-LM's clip_grad_norm_fp32) and is not counted.
+    bool gradient_clipping = true;
     /// Gradient bucket size: the last bucket is reduced only after the backward ends, so it is
     /// always exposed. 25 MB: PyTorch DDP's bucket_cap_mb default (Li et al. 2020 §3.2.3,
     /// §5.2: 25 MB the best of their sweep).
@@ -106,6 +124,34 @@ struct step_assumptions {
 };
 
 namespace detail {
+
+/// HBM bytes the optimizer step moves per trained parameter (derived from the passes
+/// step_assumptions::fused_optimizer_step lists). k: the optimizer state with the master
+/// copy (optimizer_bytes_per_parameter); g, p: the stored gradient and weight. The update
+/// reads and writes the state (2k) and reads the gradient; loss scaling (fp16 compute)
+/// needs an overflow check and clipping a norm, one read of the gradient either way.
+/// Separate passes: with an fp32 master copy and a gradient stored narrower, the gradient
+/// is first converted (read g, write 4) and every later pass reads the fp32 copy; the
+/// unscale reads and writes it; the master weights are copied out afterwards (read 4,
+/// write p). Without a master copy the update reads and writes the weights themselves.
+constexpr double optimizer_step_bytes(const training_job& job, const step_assumptions& a) {
+    const double k = optimizer_bytes_per_parameter(job);
+    const double g = bytes_per_element(job.gradients);
+    const double p = bytes_per_element(job.parameters);
+    const bool master = job.fp32_master_weights;
+    const bool loss_scaling = job.compute == compute_precision::fp16;
+    const double write_weights = master ? p : 2.0 * p;  // without a master: read and write
+    if (a.fused_optimizer_step) {
+        return 2.0 * k + g + write_weights + (a.gradient_clipping || loss_scaling ? g : 0.0);
+    }
+    constexpr double fp32 = 4.0;
+    const double convert = master && g < fp32 ? g + fp32 : 0.0;
+    const double grad = convert > 0.0 ? fp32 : g;  // what the later passes read
+    const double unscale = loss_scaling ? 2.0 * grad : 0.0;
+    const double norm = a.gradient_clipping ? grad : 0.0;
+    const double copy_out = master ? fp32 + p : 0.0;
+    return convert + unscale + norm + (2.0 * k + grad) + (master ? copy_out : write_weights);
+}
 
 /// ceil(x) for 0 <= x < 2^53 (derived; constexpr, unlike std::ceil).
 constexpr double ceil_whole(double x) {
