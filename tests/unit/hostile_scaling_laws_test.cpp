@@ -114,6 +114,12 @@ TEST_CASE("laws: a throughput that is not positive, or beyond its range") {
                          "usl_throughput: single_gpu = 1e+29 tokens/s must be at most 1e20 "
                          "tokens/s",
                          invalid_input);
+    // Just past the bound, the M tokens/s it would show has more digits than the 15 it keeps
+    // ("1,000,000,000,000,000M tokens/s"): the base unit again.
+    CHECK_THROWS_WITH_AS(usl_throughput(make<tokens_per_second>(1e21), {0.1, 0.0}, 8),
+                         "usl_throughput: single_gpu = 1e+21 tokens/s must be at most 1e20 "
+                         "tokens/s",
+                         invalid_input);
     // The largest valid inputs give a finite answer: 1e30 x 2^40.
     CHECK(std::isfinite(usl_throughput(1e30, {0.0, 0.0}, two_to_40)));
 }

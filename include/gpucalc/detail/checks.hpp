@@ -184,13 +184,16 @@ constexpr void require_enumerator(const char* function, const char* field, Enum 
 }
 
 /// A quantity's value as an error message shows it: in its display unit with 15 significant
-/// figures ("-$2.99/GPU·h"), or, where that unit would need exponent form, in the base unit as
-/// the range's bounds are written ("1e+29 tokens/s", not "1.00000000000000e+23M tokens/s").
+/// figures ("-$2.99/GPU·h"), or, where that unit would need exponent form or more digits than
+/// the 15 it shows, in the base unit as the range's bounds are written ("1e+21 tokens/s", not
+/// "1,000,000,000,000,000M tokens/s").
 template <class Quantity>
 std::string error_value_text(const Quantity& q) {
     format_options options;
     options.significant_figures = 15;
-    if (!std::isfinite(q.value()) || !prints_with_exponent(q, options)) {
+    constexpr double largest_shown = 1e15;  // 15 significant figures: beyond, digits are padding
+    const double shown = display_number(q, options);
+    if (!std::isfinite(q.value()) || (!needs_exponent(shown) && std::fabs(shown) < largest_shown)) {
         return to_string(q, options);
     }
     return number_text(q.value()) + " " + base_unit_text<Quantity>();
@@ -243,6 +246,94 @@ GPUCALC_DETAIL_INLINE constexpr void require_non_negative(const char* function, 
     if (!((v >= smallest_input && v <= input_range<Quantity>::largest) || exactly_equal(v, 0.0))) {
         throw_out_of_range(function, field, Quantity::from_value(v), true);
     }
+}
+
+/// Where a field sits in what the caller wrote: the function called and the member path to the
+/// field, in two parts so that paths compose without building strings: a check of a cluster's
+/// GPU names its scale-up link's bandwidth "node.gpu." "scale_up." "per_direction".
+struct field_path {
+    const char* function;
+    const char* prefix = "";
+    const char* member = "";
+};
+
+/// The path's text, built only on the way to an error.
+GPUCALC_DETAIL_COLD inline std::string path_text(const field_path& at, const char* field) {
+    return std::string(at.prefix) + at.member + field;
+}
+
+/// A quantity that must be > 0 and inside its dimension's range (docs/units.md, "Input
+/// ranges"), named by its path. This and the other checks by path are inlined under Clang, as
+/// the checks they wrap are (detail/config.hpp): Clang 14's flatten inlines one level only, so
+/// collective_time(spec, link) inlined check(link) but called these out of line, the quantity
+/// passing through memory (about 40 more instructions a call than its raw-double twin).
+template <class Quantity>
+GPUCALC_DETAIL_INLINE constexpr void require_positive_at(const field_path& at, const char* field,
+                                                         const Quantity& q) {
+    if (!(q.value() >= smallest_input && q.value() <= input_range<Quantity>::largest)) {
+        require_positive(at.function, path_text(at, field).c_str(), q);
+    }
+}
+
+/// A quantity that must be 0, or inside its dimension's range, named by its path.
+template <class Quantity>
+GPUCALC_DETAIL_INLINE constexpr void require_non_negative_at(const field_path& at,
+                                                             const char* field, const Quantity& q) {
+    if (!((q.value() >= smallest_input && q.value() <= input_range<Quantity>::largest) ||
+          detail::exactly_equal(q.value(), 0.0))) {
+        require_non_negative(at.function, path_text(at, field).c_str(), q);
+    }
+}
+
+[[noreturn]] GPUCALC_DETAIL_COLD inline void throw_bad_fraction_of_peak(const char* function,
+                                                                        const char* field,
+                                                                        double value) {
+    throw_invalid(function, field, value, "",
+                  value > 0.0 && value < smallest_input ? "must be at least 1e-30"
+                                                        : "must be in (0, 1]");
+}
+
+/// A fraction of a peak that real work reaches (a kernel's efficiency, a link's collective
+/// efficiency, a training run's MFU): in (0, 1], and at least 1e-30, as a positive input
+/// quantity is, so that a time divided by it stays finite.
+constexpr void require_fraction_of_peak(const char* function, const char* field, double value) {
+    if (!(value >= smallest_input && value <= 1.0)) {
+        throw_bad_fraction_of_peak(function, field, value);
+    }
+}
+
+GPUCALC_DETAIL_INLINE constexpr void require_fraction_at(const field_path& at, const char* field,
+                                                         double value) {
+    if (!(value >= smallest_input && value <= 1.0)) {
+        throw_bad_fraction_of_peak(at.function, path_text(at, field).c_str(), value);
+    }
+}
+
+/// A whole count in [1, 2^40], named by its path ("must be >= 1", "must be <= 2^40").
+GPUCALC_DETAIL_INLINE constexpr void require_count_at(const field_path& at, const char* field,
+                                                      long long value) {
+    if (value < 1 || value > largest_count) {
+        require_count(at.function, path_text(at, field).c_str(), value);
+    }
+}
+
+/// A whole count in [1, largest], named by its path, with the rule as the caller words it
+/// ("must be in [1, 64]").
+constexpr void require_count_at(const field_path& at, const char* field, long long value,
+                                long long largest, const char* rule) {
+    if (value < 1 || value > largest) {
+        throw_invalid(at.function, path_text(at, field).c_str(), static_cast<double>(value), "",
+                      rule);
+    }
+}
+
+/// A plain number in [smallest, largest] (or also 0 when `zero_allowed`), named by its path.
+constexpr void require_in_range_at(const field_path& at, const char* field, double value,
+                                   double smallest, double largest, bool zero_allowed,
+                                   const char* unit, const char* rule) {
+    const bool ok =
+        (value >= smallest && value <= largest) || (zero_allowed && exactly_equal(value, 0.0));
+    if (!ok) throw_invalid(at.function, path_text(at, field).c_str(), value, unit, rule);
 }
 
 }  // namespace detail

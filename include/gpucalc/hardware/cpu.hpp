@@ -82,24 +82,6 @@ constexpr bool operator==(const cpu_spec& a, const cpu_spec& b) {
 constexpr bool operator!=(const cpu_spec& a, const cpu_spec& b) { return !(a == b); }
 
 namespace detail {
-/// A whole count in [1, largest], named by its path.
-constexpr void require_count_at(const field_path& at, const char* field, std::int32_t value,
-                                std::int32_t largest, const char* rule) {
-    if (value < 1 || value > largest) {
-        throw_invalid(at.function, path_text(at, field).c_str(), static_cast<double>(value), "",
-                      rule);
-    }
-}
-
-/// A plain number in [smallest, largest] (or also 0 when `zero_allowed`), named by its path.
-constexpr void require_in_range_at(const field_path& at, const char* field, double value,
-                                   double smallest, double largest, bool zero_allowed,
-                                   const char* unit, const char* rule) {
-    const bool ok =
-        (value >= smallest && value <= largest) || (zero_allowed && exactly_equal(value, 0.0));
-    if (!ok) throw_invalid(at.function, path_text(at, field).c_str(), value, unit, rule);
-}
-
 /// check(cpu_spec)'s rules, reporting fields under `at` ("cpu.").
 constexpr void check(const cpu_spec& cpu, const field_path& at) {
     require_count_at(at, "sockets", cpu.sockets, max_cpu_sockets, "must be in [1, 64]");

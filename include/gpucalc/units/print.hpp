@@ -308,15 +308,14 @@ inline const unit_label* display_label(const label_set& set, double v, int signi
     return std::isfinite(v) && !std::isfinite(v / label->factor) ? nullptr : label;
 }
 
-/// Whether to_string writes q's number in exponent form (outside [1e-9, 1e18) in the unit it
-/// picks), where a label reads badly ("1.00e+23M tokens/s"): error messages then use base units.
+/// The number to_string writes for q, in the unit it picks (80e9 bytes: 74.5 for GiB).
 template <class Dimension>
-bool prints_with_exponent(const quantity_of<Dimension>& q, const format_options& options) {
+double display_number(const quantity_of<Dimension>& q, const format_options& options) {
     const double v = q.value();
     const unit_label* label =
         display_label(labels_for<quantity_of<Dimension>>(options), v,
                       clamp_significant(options.significant_figures));
-    return needs_exponent(label != nullptr ? v / label->factor : v);
+    return label != nullptr ? v / label->factor : v;
 }
 
 }  // namespace detail
