@@ -162,7 +162,7 @@ GPUCALC_DETAIL_INLINE inline detail::step_shared raw_shared_terms(
     sh.layer = detail::layer_compute_seconds(cm, job, s, machine, peak, a);
     const std::int64_t local = job.sequence / par.context_parallel;
     const double tokens = static_cast<double>(s.micro_batch) * static_cast<double>(local);
-    sh.head = detail::head_seconds(m, par, tokens, machine);
+    sh.head = detail::head_seconds(m, par, tokens, machine, a);
     const gpucalc::cost_formats formats{job.parameters, job.parameters, job.activations, job.gradients};
     const gpucalc::pass_shape pass{s.micro_batch, local, local, local, gpucalc::pair_count::causal};
     gpucalc::parallel_layout per_rank = par;
@@ -183,7 +183,12 @@ GPUCALC_DETAIL_INLINE inline detail::step_shared raw_shared_terms(
                       gpucalc::bytes_per_element(job.activations);
     sh.context_forward = static_cast<double>(par.context_parallel - 1) *
                          raw_collective_seconds(collective::point_to_point, kv, g.context);
-    sh.p2p = raw_collective_seconds(collective::point_to_point, one.output_activations, g.pipeline);
+    sh.p2p = raw_collective_seconds(collective::point_to_point, one.output_activations, g.pipeline) +
+             (par.tensor > 1 && !par.sequence_parallel
+                  ? raw_collective_seconds(collective::all_gather,
+                                           one.output_activations * static_cast<double>(par.tensor),
+                                           g.tensor)
+                  : 0.0);
     const detail::stage_weights w = detail::weights_on_worst_stage(cm, par.tensor, m.layers, par.expert);
     sh.dense_per_layer = w.linear - w.experts + 2.0 * static_cast<double>(cm.layer().norm);
     sh.experts_per_layer = w.experts;

@@ -165,6 +165,17 @@ TEST_CASE("the assumptions' ranges, and what is not modelled yet") {
     a = {};
     a.bucket_bytes = make<bytes>(0.0);
     CHECK(mentions(with(a), "assumptions.bucket_bytes"));
+    a = {};
+    a.loss_forward_bytes_per_logit = -1.0;
+    CHECK(with(a) ==
+          "training_step_time: assumptions.loss_forward_bytes_per_logit = -1 must be in [0, 1024]");
+    a = {};
+    a.loss_backward_bytes_per_logit = nan;
+    CHECK(mentions(with(a), "assumptions.loss_backward_bytes_per_logit = nan"));
+    a = {};
+    a.loss_forward_bytes_per_logit = 0.0;  // the bounds are valid: a loss left out
+    a.loss_backward_bytes_per_logit = 1024.0;
+    CHECK(with(a).empty());
 
     training_job lora = job;
     lora.lora.enabled = true;

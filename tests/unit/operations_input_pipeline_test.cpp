@@ -382,8 +382,8 @@ TEST_CASE("a 70B language model on 64 H100s: tokens are tiny, nothing on the inp
     s.micro_batch = 1;
     s.recompute = recompute::selective;
     const training_step step = training_step_time(model, check(c), job, s);
-    // The scaling module's prediction for this layout, the docs' 72,400 tokens/s.
-    CHECK(in<tokens_per_second>(step.tokens_per_second) == doctest::Approx(72400.0).epsilon(5e-4));
+    // The scaling module's prediction for this layout, the docs' 72,200 tokens/s.
+    CHECK(in<tokens_per_second>(step.tokens_per_second) == doctest::Approx(72200.0).epsilon(5e-4));
     // Llama 2's 32,000-token vocabulary: 2 bytes a token.
     const input_demand d = token_demand(step, token_id_bytes(cat::llama_2_70b.vocab));
     CHECK(approx_equal(d.tokens, step.tokens_per_second));

@@ -82,12 +82,16 @@ TEST_CASE("a tiny model on one GPU, every term worked by hand") {
     // residual adds read 2 × 256 and write 256 (1,536), GeLU reads and writes 1,024 (2,048),
     // rotary reads and writes Q and K, 2 × (256 + 256) (1,024): 5,632 elements × 512 tokens × 2
     // bytes = 5,767,168 B forward, twice backward.
+    // The loss on 512 × 1,024 logits at 1 TB/s: 38 bytes each forward, 14 backward
+    // (step_assumptions::loss_forward_bytes_per_logit's passes).
     const double layer_f = 805306368.0 / 1e14;
     const double attention_f = 134479872.0 / 5e13;
     const double elementwise_f = 5767168.0 / 1e12;
-    const double head_f = 268435456.0 / 1e14;
-    const double per_mb =
-        4.0 * (3.0 * layer_f + 3.0 * attention_f + 3.0 * elementwise_f) + 3.0 * head_f;
+    const double loss_f = 512.0 * 1024.0 * 38.0 / 1e12;
+    const double loss_b = 512.0 * 1024.0 * 14.0 / 1e12;
+    const double head_f = 268435456.0 / 1e14 + loss_f;
+    const double per_mb = 4.0 * (3.0 * layer_f + 3.0 * attention_f + 3.0 * elementwise_f) +
+                          3.0 * 268435456.0 / 1e14 + loss_f + loss_b;
     // Optimizer: 4 × (786,432 + 2 LayerNorms × 512) + embedding 262,144 + head 262,144 + final
     // norm 512 = 3,674,624 parameters, AdamW in separate passes: the bf16 gradient converted
     // to fp32 (read 2, write 4), its norm (read 4), the update (read and write 12 bytes of
@@ -328,6 +332,35 @@ TEST_CASE("tensor parallelism: two all-reduces forward and two backward a layer"
         const training_step h =
             training_step_time(check(cat::llama_2_70b), c, job_of(4096, 2), s, a);
         CHECK(h.tensor_comm == approx(0.75 * r.tensor_comm, 1e-9));
+    }
+}
+
+TEST_CASE("pipeline parallelism: each boundary a scattered send and a gather") {
+    // Llama-2-70B, TP 4 × PP 2 in one H100 node, s = 4,096, m = 2: each TP rank sends its
+    // quarter of the boundary tensor (4,096 × 8,192 × 2 bytes = 64 MiB, so 16 MiB) to the next
+    // stage, and the receiving TP group all-gathers the whole 64 MiB before it computes
+    // (Narayanan et al. 2021 §4.1). One boundary crossing a pass, forward and backward, for each
+    // micro-batch: 2 × 2 × (send + gather).
+    const checked_cluster c = check(h100_cluster(1));
+    const checked_model m = check(cat::llama_2_70b);
+    training_strategy s{};
+    s.parallel.tensor = 4;
+    s.parallel.pipeline = 2;
+    const double whole = 4096.0 * 8192.0 * 2.0;
+    const duration send =
+        collective_time({collective::point_to_point, make<bytes>(whole / 4.0), 2}, c).time;
+    const duration gather = collective_time({collective::all_gather, make<bytes>(whole), 4}, c).time;
+    const training_step r = training_step_time(m, c, job_of(4096, 2), s);
+    CHECK(r.pipeline_comm == approx(2.0 * 2.0 * (send + gather), 1e-9));
+    SUBCASE("with sequence parallelism each rank keeps its share of the sequence: no gather") {
+        s.parallel.sequence_parallel = true;
+        const training_step sp = training_step_time(m, c, job_of(4096, 2), s);
+        CHECK(sp.pipeline_comm == approx(2.0 * 2.0 * send, 1e-9));
+    }
+    SUBCASE("v chunks cross v boundaries a pass") {
+        s.parallel.interleave = 2;
+        const training_step v2 = training_step_time(m, c, job_of(4096, 2), s);
+        CHECK(v2.pipeline_comm == approx(2.0 * 2.0 * 2.0 * (send + gather), 1e-9));
     }
 }
 

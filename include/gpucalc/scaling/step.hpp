@@ -80,7 +80,7 @@ struct step_shared {
     double tensor_forward = 0.0;  ///< one layer's TP collectives in one pass
     double expert_forward = 0.0;  ///< one layer's EP all-to-alls in one pass
     double context_forward = 0.0; ///< one layer's CP ring exchange in the forward pass
-    double p2p = 0.0;             ///< one boundary send
+    double p2p = 0.0;             ///< one boundary crossing: the send and the TP gather
     double dense_per_layer = 0.0; ///< parameters per layer on a GPU, experts apart
     double experts_per_layer = 0.0;
     double optimizer_bytes = 0.0; ///< HBM bytes the optimizer moves per parameter
@@ -210,7 +210,7 @@ GPUCALC_DETAIL_INLINE constexpr step_shared shared_terms(const checked_model& cm
     // those (Megatron Core docs, "Context parallelism").
     const std::int64_t local = job.sequence / par.context_parallel;
     const double tokens = static_cast<double>(s.micro_batch) * static_cast<double>(local);
-    sh.head = head_seconds(m, par, tokens, machine);
+    sh.head = head_seconds(m, par, tokens, machine, a);
     const cost_formats formats{job.parameters, job.parameters, job.activations, job.gradients};
     const pass_shape pass{s.micro_batch, local, local, local, pair_count::causal};
     parallel_layout per_rank = par;
@@ -238,9 +238,16 @@ GPUCALC_DETAIL_INLINE constexpr step_shared shared_terms(const checked_model& cm
                       bytes_per_element(job.activations);
     sh.context_forward = static_cast<double>(par.context_parallel - 1) *
                          collective_seconds(collective::point_to_point, kv, g.context);
-    // Scatter/gather: each TP rank sends its 1/TP share (Narayanan et al. 2021 §4.1).
-    sh.p2p = collective_seconds(collective::point_to_point, one.output_activations.value(),
-                                g.pipeline);
+    // Scatter/gather: each TP rank sends its 1/TP share, and the receiving TP group
+    // all-gathers the whole tensor before it computes (Narayanan et al. 2021 §4.1). With
+    // sequence parallelism the boundary tensor is already split along the sequence and each
+    // rank keeps its own share: no gather (Korthikanti et al. 2022 §4.2.2).
+    const double share = one.output_activations.value();
+    sh.p2p = collective_seconds(collective::point_to_point, share, g.pipeline) +
+             (par.tensor > 1 && !par.sequence_parallel
+                  ? collective_seconds(collective::all_gather,
+                                       share * static_cast<double>(par.tensor), g.tensor)
+                  : 0.0);
     const stage_weights w = weights_on_worst_stage(cm, par.tensor, m.layers, par.expert);
     sh.dense_per_layer = w.linear - w.experts + 2.0 * static_cast<double>(cm.layer().norm);
     sh.experts_per_layer = w.experts;

@@ -21,7 +21,7 @@ namespace gpucalc {
 /// source. None is fitted to an end-to-end training run: each comes from a kernel or library
 /// microbenchmark, or from what the frameworks do by default.
 /// Ranges: every efficiency in [1e-30, 1]; every overlap in [0, 1]; the tile sides in
-/// [1, 2^20]; bucket_bytes in [1e-30 B, 1e30 B].
+/// [1, 2^20]; bucket_bytes in [1e-30 B, 1e30 B]; the loss's bytes per logit in [0, 1024].
 struct step_assumptions {
     /// The fraction of the dense peak one SM reaches inside a large, well-shaped GEMM: the best
     /// dense BF16 GEMM over a shape sweep reaches 80.1% of peak on H100 SXM and 85.9% on A100
@@ -113,6 +113,17 @@ struct step_assumptions {
     /// by default (--clip-grad 1.0). The rescale that follows runs only when the norm exceeds
     /// the threshold (Megatron-LM's clip_grad_norm_fp32) and is not counted.
     bool gradient_clipping = true;
+    /// HBM bytes the loss moves per logit (token × vocabulary/TP entry) on the last stage,
+    /// forward and backward, for a vocabulary-parallel cross-entropy in fp32 as Megatron-LM
+    /// runs it unfused (megatron/core/tensor_parallel/cross_entropy.py, on logits upcast with
+    /// .float()), one pass per operation (derived): forward 38 = upcast (read 2, write 4), max
+    /// (read 4), subtract it (read 4, write 4), exp (read 4, write 4), sum (read 4), normalize
+    /// into the softmax the backward keeps (read 4, write 4); backward 14 = scale by the
+    /// incoming gradient (read 4, write 4) and cast back to the logits' format (read 4, write
+    /// 2). A fused cross-entropy kernel reads the logits and writes their gradient once:
+    /// about 2 and 2. Range: [0, 1024].
+    double loss_forward_bytes_per_logit = 38.0;
+    double loss_backward_bytes_per_logit = 14.0;
     /// Gradient bucket size: the last bucket is reduced only after the backward ends, so it is
     /// always exposed. 25 MB: PyTorch DDP's bucket_cap_mb default (Li et al. 2020 §3.2.3,
     /// §5.2: 25 MB the best of their sweep).
@@ -371,15 +382,19 @@ GPUCALC_DETAIL_INLINE constexpr layer_seconds layer_compute_seconds(
 }
 
 /// The output head on the last stage: [tokens × h]·[h × vocab/TP] (Megatron-LM's
-/// vocabulary-parallel head).
+/// vocabulary-parallel head), then the cross-entropy's memory-bound passes over the
+/// tokens × vocab/TP logits (step_assumptions::loss_forward_bytes_per_logit's passes).
 GPUCALC_DETAIL_INLINE constexpr pass_seconds head_seconds(const transformer& m,
                                                           const parallel_layout& par,
                                                           double tokens,
-                                                          const gemm_machine& g) {
+                                                          const gemm_machine& g,
+                                                          const step_assumptions& a) {
     pass_seconds s{};
-    add_gemm(s, g, 1.0, tokens,
-             static_cast<double>(m.vocab) / static_cast<double>(par.tensor),
-             static_cast<double>(m.hidden));
+    const double vocab_share = static_cast<double>(m.vocab) / static_cast<double>(par.tensor);
+    add_gemm(s, g, 1.0, tokens, vocab_share, static_cast<double>(m.hidden));
+    const double logits = tokens * vocab_share;
+    s.forward += logits * a.loss_forward_bytes_per_logit / g.byte_rate;
+    s.backward += logits * a.loss_backward_bytes_per_logit / g.byte_rate;
     return s;
 }
 

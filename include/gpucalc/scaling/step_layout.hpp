@@ -139,6 +139,17 @@ constexpr void check(const step_assumptions& a, const char* function) {
                       static_cast<double>(a.gemm_tile_columns), "", "must be in [1, 2^20]");
     }
     require_positive(function, "assumptions.bucket_bytes", a.bucket_bytes);
+    constexpr double most_loss_bytes = 1024.0;
+    if (!(a.loss_forward_bytes_per_logit >= 0.0 &&
+          a.loss_forward_bytes_per_logit <= most_loss_bytes)) {
+        throw_invalid(function, "assumptions.loss_forward_bytes_per_logit",
+                      a.loss_forward_bytes_per_logit, "", "must be in [0, 1024]");
+    }
+    if (!(a.loss_backward_bytes_per_logit >= 0.0 &&
+          a.loss_backward_bytes_per_logit <= most_loss_bytes)) {
+        throw_invalid(function, "assumptions.loss_backward_bytes_per_logit",
+                      a.loss_backward_bytes_per_logit, "", "must be in [0, 1024]");
+    }
 }
 
 /// The batch rules every step evaluation needs, whatever the layout: the global batch stated,
