@@ -29,6 +29,7 @@ void fields(const gpucalc::step_assumptions& a, const gpucalc::step_assumptions&
     FUZZ_FIELD(fused_gradient_accumulation); FUZZ_FIELD(gemm_epilogue_overlap);
     FUZZ_FIELD(allow_tensor_parallel_across_nodes);
     FUZZ_FIELD(fused_optimizer_step); FUZZ_FIELD(gradient_clipping);
+    FUZZ_FIELD(pipeline_scatter_gather);
     FUZZ_FIELD(loss_forward_bytes_per_logit); FUZZ_FIELD(loss_backward_bytes_per_logit);
 }
 template <class F>

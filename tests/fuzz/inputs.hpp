@@ -686,6 +686,7 @@ inline gpucalc::step_assumptions step_assumptions(generator& g) {
     a.fused_gradient_accumulation = g.coin(0.7);
     a.fused_optimizer_step = g.coin(0.3);
     a.gradient_clipping = g.coin(0.8);
+    a.pipeline_scatter_gather = g.coin(0.7);
     static constexpr double loss_bytes[] = {38.0, 14.0, 0.0, 2.0, 1024.0};
     a.loss_forward_bytes_per_logit = g.keep_real(g.one_of(loss_bytes));
     a.loss_backward_bytes_per_logit = g.keep_real(g.one_of(loss_bytes));

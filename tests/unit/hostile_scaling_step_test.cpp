@@ -173,6 +173,12 @@ TEST_CASE("the assumptions' ranges, and what is not modelled yet") {
     a.loss_backward_bytes_per_logit = nan;
     CHECK(mentions(with(a), "assumptions.loss_backward_bytes_per_logit = nan"));
     a = {};
+    a.loss_forward_bytes_per_logit = 1024.5;
+    CHECK(mentions(with(a), "assumptions.loss_forward_bytes_per_logit = 1024.5 must be in"));
+    a = {};
+    a.loss_backward_bytes_per_logit = std::numeric_limits<double>::infinity();
+    CHECK(mentions(with(a), "assumptions.loss_backward_bytes_per_logit = inf"));
+    a = {};
     a.loss_forward_bytes_per_logit = 0.0;  // the bounds are valid: a loss left out
     a.loss_backward_bytes_per_logit = 1024.0;
     CHECK(with(a).empty());

@@ -175,6 +175,29 @@ TEST_CASE("the optimizer step's passes over the gradient and the state, worked b
         a.fused_optimizer_step = true;  // the overflow check's read (2), the update (24 + 2 + 2)
         CHECK(optimizer_of(j, a) == approx(30.0 * per_byte, 1e-12));
     }
+    SUBCASE("fp16 with fp32 gradients: no conversion, the unscale on the fp32 gradient") {
+        // Unscale (4 + 4), norm (4), update (24 + 4), copy out (4 + 2): 46.
+        j.parameters = formats::fp16;
+        j.gradients = formats::fp32;
+        j.compute = compute_precision::fp16;
+        CHECK(optimizer_of(j, a) == approx(46.0 * per_byte, 1e-12));
+    }
+    SUBCASE("fp16 without a master copy: the stored gradient unscaled, the weights updated") {
+        // Unscale (2 + 2), norm (2), update (16 + 2, and the weights 2 + 2): 28.
+        j.parameters = formats::fp16;
+        j.gradients = formats::fp16;
+        j.compute = compute_precision::fp16;
+        j.fp32_master_weights = false;
+        CHECK(optimizer_of(j, a) == approx(28.0 * per_byte, 1e-12));
+        a.fused_optimizer_step = true;  // overflow check and norm in one read (2), update (22)
+        CHECK(optimizer_of(j, a) == approx(24.0 * per_byte, 1e-12));
+    }
+    SUBCASE("the earlier single pass: fused, no clipping, bf16 with a master copy") {
+        // Update (24 + 2), the weights written (2): 28, the figure before the passes counted.
+        a.fused_optimizer_step = true;
+        a.gradient_clipping = false;
+        CHECK(optimizer_of(j, a) == approx(28.0 * per_byte, 1e-12));
+    }
     SUBCASE("bf16 with fp32 gradients: nothing to convert, no loss scale") {
         // Norm (4), update (24 + 4), copy out (4 + 2): 38.
         j.gradients = formats::fp32;
@@ -186,8 +209,9 @@ TEST_CASE("the optimizer step's passes over the gradient and the state, worked b
         // Norm (2), update (16 of moments read and written, 2 of gradient, 2 + 2 of weights).
         j.fp32_master_weights = false;
         CHECK(optimizer_of(j, a) == approx(24.0 * per_byte, 1e-12));
-        a.gradient_clipping = false;
-        a.fused_optimizer_step = true;
+        a.fused_optimizer_step = true;  // nothing to fuse: the same passes
+        CHECK(optimizer_of(j, a) == approx(24.0 * per_byte, 1e-12));
+        a.gradient_clipping = false;  // the norm's read goes
         CHECK(optimizer_of(j, a) == approx(22.0 * per_byte, 1e-12));
     }
 }
@@ -335,6 +359,26 @@ TEST_CASE("tensor parallelism: two all-reduces forward and two backward a layer"
     }
 }
 
+TEST_CASE("the loss streams each GPU's vocab/TP logits, 38 bytes forward and 14 backward") {
+    // Llama-2-70B (32,000-token vocabulary), TP 8 in one H100 node, s = 4,096, m = 2: each
+    // GPU holds 4,096 × 4,000 logits a micro-batch; at 52 bytes each over HBM × 0.85 the loss
+    // adds 2 × 4,096 × 4,000 × 52 ÷ (3.35 TB/s × 0.85) to the compute term.
+    const checked_cluster c = check(h100_cluster(1));
+    const checked_model m = check(cat::llama_2_70b);
+    training_strategy s{};
+    s.parallel.tensor = 8;
+    step_assumptions none{};
+    none.loss_forward_bytes_per_logit = 0.0;
+    none.loss_backward_bytes_per_logit = 0.0;
+    const training_step with_loss = training_step_time(m, c, job_of(4096, 2), s);
+    const training_step without = training_step_time(m, c, job_of(4096, 2), s, none);
+    const double byte_rate = cat::h100_sxm.memory_bandwidth.value() * 0.85;
+    const double loss = 2.0 * 4096.0 * (32000.0 / 8.0) * (38.0 + 14.0) / byte_rate;
+    CHECK((with_loss.compute - without.compute).value() == approx(loss, 1e-6));
+    CHECK((with_loss.forward_per_microbatch - without.forward_per_microbatch).value() ==
+          approx(4096.0 * 4000.0 * 38.0 / byte_rate, 1e-6));
+}
+
 TEST_CASE("pipeline parallelism: each boundary a scattered send and a gather") {
     // Llama-2-70B, TP 4 × PP 2 in one H100 node, s = 4,096, m = 2: each TP rank sends its
     // quarter of the boundary tensor (4,096 × 8,192 × 2 bytes = 64 MiB, so 16 MiB) to the next
@@ -356,6 +400,14 @@ TEST_CASE("pipeline parallelism: each boundary a scattered send and a gather") {
         s.parallel.sequence_parallel = true;
         const training_step sp = training_step_time(m, c, job_of(4096, 2), s);
         CHECK(sp.pipeline_comm == approx(2.0 * 2.0 * send, 1e-9));
+    }
+    SUBCASE("without scatter/gather every TP rank sends the whole tensor, and none gathers") {
+        step_assumptions a{};
+        a.pipeline_scatter_gather = false;
+        const duration whole_send =
+            collective_time({collective::point_to_point, make<bytes>(whole), 2}, c).time;
+        const training_step full = training_step_time(m, c, job_of(4096, 2), s, a);
+        CHECK(full.pipeline_comm == approx(2.0 * 2.0 * whole_send, 1e-9));
     }
     SUBCASE("v chunks cross v boundaries a pass") {
         s.parallel.interleave = 2;

@@ -239,15 +239,18 @@ GPUCALC_DETAIL_INLINE constexpr step_shared shared_terms(const checked_model& cm
     sh.context_forward = static_cast<double>(par.context_parallel - 1) *
                          collective_seconds(collective::point_to_point, kv, g.context);
     // Scatter/gather: each TP rank sends its 1/TP share, and the receiving TP group
-    // all-gathers the whole tensor before it computes (Narayanan et al. 2021 §4.1). With
-    // sequence parallelism the boundary tensor is already split along the sequence and each
-    // rank keeps its own share: no gather (Korthikanti et al. 2022 §4.2.2).
+    // all-gathers the whole tensor before it computes (Narayanan et al. 2021 §4.1); without
+    // it each rank sends the whole tensor. With sequence parallelism the boundary tensor is
+    // already split along the sequence and each rank sends its own share: no gather
+    // (Korthikanti et al. 2022 §4.2.2).
     const double share = one.output_activations.value();
-    sh.p2p = collective_seconds(collective::point_to_point, share, g.pipeline) +
-             (par.tensor > 1 && !par.sequence_parallel
-                  ? collective_seconds(collective::all_gather,
-                                       share * static_cast<double>(par.tensor), g.tensor)
-                  : 0.0);
+    const bool replicated = par.tensor > 1 && !par.sequence_parallel;
+    const double whole = share * static_cast<double>(par.tensor);
+    sh.p2p = !replicated ? collective_seconds(collective::point_to_point, share, g.pipeline)
+             : a.pipeline_scatter_gather
+                 ? collective_seconds(collective::point_to_point, share, g.pipeline) +
+                       collective_seconds(collective::all_gather, whole, g.tensor)
+                 : collective_seconds(collective::point_to_point, whole, g.pipeline);
     const stage_weights w = weights_on_worst_stage(cm, par.tensor, m.layers, par.expert);
     sh.dense_per_layer = w.linear - w.experts + 2.0 * static_cast<double>(cm.layer().norm);
     sh.experts_per_layer = w.experts;

@@ -96,17 +96,27 @@ struct step_assumptions {
     /// per parameter and micro-batch, the fresh gradient written and read (parameter format)
     /// and the buffer read and written (gradient format), at the memory efficiency (derived).
     bool fused_gradient_accumulation = true;
+    /// Whether a pipeline boundary without sequence parallelism is sent scattered: each TP rank
+    /// sends 1/TP of the tensor and the receiving TP group all-gathers it over the node's link
+    /// (Narayanan et al. 2021 §4.1; Megatron-LM's scatter_gather_tensors_in_pipeline, on in the
+    /// 2021–2022 code). False: every TP rank sends the whole tensor and nothing is gathered, as
+    /// Megatron Core's point-to-point communication does. With sequence parallelism each rank
+    /// sends its own share of the sequence either way.
+    bool pipeline_scatter_gather = true;
     /// Whether the optimizer step is one fused kernel. False (the default): mixed-precision
     /// trainers run it as separate passes over the gradients and the state, each streaming
     /// from HBM: the gradient converted into an fp32 copy beside the fp32 master weights, the
     /// fp16 loss scale divided out (Micikevicius et al. 2018, ICLR, §3.2), the global
     /// gradient norm, the Adam update, and the master weights copied into the stored
-    /// weights: Megatron-LM's mixed-precision optimizer (megatron/optimizer/optimizer.py:
-    /// _copy_model_grads_to_main_grads, _unscale_main_grads_and_check_for_nan,
-    /// clip_grad_norm_fp32, _copy_main_params_to_model_params) and PyTorch AMP's
-    /// GradScaler.unscale_ with clip_grad_norm_. True: one update pass that reads the
-    /// gradient in its stored format, reads and writes the state and writes the stored
-    /// weights, after a norm pass when clipping or loss scaling needs one.
+    /// weights, as Megatron-LM's Float16OptimizerWithFloat16Params runs them
+    /// (megatron/optimizer/optimizer.py in the 2021–2022 code, megatron/core/optimizer/ today:
+    /// _copy_model_grads_to_main_grads, _unscale_main_grads_and_check_for_nan, then
+    /// clip_grad_norm_fp32 in clip_grads.py, the fused Adam's step, and
+    /// _copy_main_params_to_model_params). PyTorch AMP's GradScaler.unscale_ and
+    /// clip_grad_norm_ are the same unscale and norm passes. True: one update pass that reads
+    /// the gradient in its stored format, reads and writes the state and writes the stored
+    /// weights, after a norm pass when clipping or loss scaling needs one. Without a master
+    /// copy and without loss scaling the two are equal: there is nothing to fuse.
     bool fused_optimizer_step = false;
     /// Whether the step clips the gradient's global norm, which reads every gradient once
     /// before the update: GPT-3 clips at 1.0 (Brown et al. 2020, App. B), as does Megatron-LM
@@ -120,8 +130,8 @@ struct step_assumptions {
     /// (read 4), subtract it (read 4, write 4), exp (read 4, write 4), sum (read 4), normalize
     /// into the softmax the backward keeps (read 4, write 4); backward 14 = scale by the
     /// incoming gradient (read 4, write 4) and cast back to the logits' format (read 4, write
-    /// 2). A fused cross-entropy kernel reads the logits and writes their gradient once:
-    /// about 2 and 2. Range: [0, 1024].
+    /// 2). A fused cross-entropy kernel moves far less: about a read of the logits forward,
+    /// and a read and a write of them backward (about 2 and 4). Range: [0, 1024].
     double loss_forward_bytes_per_logit = 38.0;
     double loss_backward_bytes_per_logit = 14.0;
     /// Gradient bucket size: the last bucket is reduced only after the backward ends, so it is
@@ -142,9 +152,10 @@ namespace detail {
 /// reads and writes the state (2k) and reads the gradient; loss scaling (fp16 compute)
 /// needs an overflow check and clipping a norm, one read of the gradient either way.
 /// Separate passes: with an fp32 master copy and a gradient stored narrower, the gradient
-/// is first converted (read g, write 4) and every later pass reads the fp32 copy; the
-/// unscale reads and writes it; the master weights are copied out afterwards (read 4,
-/// write p). Without a master copy the update reads and writes the weights themselves.
+/// is first converted (read g, write 4) and every later pass reads the fp32 copy (without
+/// one, the stored gradient); the unscale reads and writes that gradient; the master weights
+/// are copied out afterwards (read 4, write p). Without a master copy the update reads and
+/// writes the weights themselves (2p), fused or not.
 constexpr double optimizer_step_bytes(const training_job& job, const step_assumptions& a) {
     const double k = optimizer_bytes_per_parameter(job);
     const double g = bytes_per_element(job.gradients);
