@@ -183,13 +183,12 @@ GPUCALC_DETAIL_INLINE inline detail::step_shared raw_shared_terms(
                       gpucalc::bytes_per_element(job.activations);
     sh.context_forward = static_cast<double>(par.context_parallel - 1) *
                          raw_collective_seconds(collective::point_to_point, kv, g.context);
-    const bool replicated = par.tensor > 1 && !par.sequence_parallel;
     const double whole = one.output_activations * static_cast<double>(par.tensor);
-    sh.p2p = !replicated ? raw_collective_seconds(collective::point_to_point, one.output_activations, g.pipeline)
-             : a.pipeline_scatter_gather
-                 ? raw_collective_seconds(collective::point_to_point, one.output_activations, g.pipeline) +
-                       raw_collective_seconds(collective::all_gather, whole, g.tensor)
-                 : raw_collective_seconds(collective::point_to_point, whole, g.pipeline);
+    const bool replicated = par.tensor > 1 && !par.sequence_parallel;
+    const bool gathered = replicated && a.pipeline_scatter_gather;
+    sh.p2p = raw_collective_seconds(collective::point_to_point,
+                                    replicated && !gathered ? whole : one.output_activations, g.pipeline) +
+             (gathered ? raw_collective_seconds(collective::all_gather, whole, g.tensor) : 0.0);
     const detail::stage_weights w = detail::weights_on_worst_stage(cm, par.tensor, m.layers, par.expert);
     sh.dense_per_layer = w.linear - w.experts + 2.0 * static_cast<double>(cm.layer().norm);
     sh.experts_per_layer = w.experts;

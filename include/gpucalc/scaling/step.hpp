@@ -244,13 +244,12 @@ GPUCALC_DETAIL_INLINE constexpr step_shared shared_terms(const checked_model& cm
     // already split along the sequence and each rank sends its own share: no gather
     // (Korthikanti et al. 2022 §4.2.2).
     const double share = one.output_activations.value();
-    const bool replicated = par.tensor > 1 && !par.sequence_parallel;
     const double whole = share * static_cast<double>(par.tensor);
-    sh.p2p = !replicated ? collective_seconds(collective::point_to_point, share, g.pipeline)
-             : a.pipeline_scatter_gather
-                 ? collective_seconds(collective::point_to_point, share, g.pipeline) +
-                       collective_seconds(collective::all_gather, whole, g.tensor)
-                 : collective_seconds(collective::point_to_point, whole, g.pipeline);
+    const bool replicated = par.tensor > 1 && !par.sequence_parallel;
+    const bool gathered = replicated && a.pipeline_scatter_gather;
+    sh.p2p = collective_seconds(collective::point_to_point,
+                                replicated && !gathered ? whole : share, g.pipeline) +
+             (gathered ? collective_seconds(collective::all_gather, whole, g.tensor) : 0.0);
     const stage_weights w = weights_on_worst_stage(cm, par.tensor, m.layers, par.expert);
     sh.dense_per_layer = w.linear - w.experts + 2.0 * static_cast<double>(cm.layer().norm);
     sh.experts_per_layer = w.experts;

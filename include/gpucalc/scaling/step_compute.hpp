@@ -167,8 +167,9 @@ constexpr double optimizer_step_bytes(const training_job& job, const step_assump
         return 2.0 * k + g + write_weights + (a.gradient_clipping || loss_scaling ? g : 0.0);
     }
     constexpr double fp32 = 4.0;
-    const double convert = master && g < fp32 ? g + fp32 : 0.0;
-    const double grad = convert > 0.0 ? fp32 : g;  // what the later passes read
+    const bool converts = master && g < fp32;
+    const double convert = converts ? g + fp32 : 0.0;
+    const double grad = converts ? fp32 : g;  // what the later passes read
     const double unscale = loss_scaling ? 2.0 * grad : 0.0;
     const double norm = a.gradient_clipping ? grad : 0.0;
     const double copy_out = master ? fp32 + p : 0.0;

@@ -140,16 +140,11 @@ constexpr void check(const step_assumptions& a, const char* function) {
     }
     require_positive(function, "assumptions.bucket_bytes", a.bucket_bytes);
     constexpr double most_loss_bytes = 1024.0;
-    if (!(a.loss_forward_bytes_per_logit >= 0.0 &&
-          a.loss_forward_bytes_per_logit <= most_loss_bytes)) {
-        throw_invalid(function, "assumptions.loss_forward_bytes_per_logit",
-                      a.loss_forward_bytes_per_logit, "", "must be in [0, 1024]");
-    }
-    if (!(a.loss_backward_bytes_per_logit >= 0.0 &&
-          a.loss_backward_bytes_per_logit <= most_loss_bytes)) {
-        throw_invalid(function, "assumptions.loss_backward_bytes_per_logit",
-                      a.loss_backward_bytes_per_logit, "", "must be in [0, 1024]");
-    }
+    const field_path at{function, "assumptions."};
+    require_in_range_at(at, "loss_forward_bytes_per_logit", a.loss_forward_bytes_per_logit, 0.0,
+                        most_loss_bytes, false, "", "must be in [0, 1024]");
+    require_in_range_at(at, "loss_backward_bytes_per_logit", a.loss_backward_bytes_per_logit,
+                        0.0, most_loss_bytes, false, "", "must be in [0, 1024]");
 }
 
 /// The batch rules every step evaluation needs, whatever the layout: the global batch stated,
