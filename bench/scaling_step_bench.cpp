@@ -68,37 +68,57 @@ struct raw_groups {
     raw_placement tensor, context, pipeline, data, experts, replicas;
 };
 
+/// detail::place_shape, transliterated (the shape's integer search is the library's on both
+/// sides, as check_step is).
+GPUCALC_DETAIL_INLINE inline raw_placement raw_place_shape(const raw_cluster& c,
+                                                           const detail::group_shape& s,
+                                                           const char* function) {
+    raw_placement p{};
+    p.ranks = s.ranks;
+    p.nodes = s.nodes;
+    p.per_node = s.fullest;
+    p.emptiest = s.emptiest;
+    return twin::raw_with_links(c, p, raw_group_placement{}, function);
+}
+
+/// detail::place_neighbours, transliterated.
+GPUCALC_DETAIL_INLINE inline raw_placement raw_place_neighbours(const raw_cluster& c,
+                                                                const detail::group_shape& s,
+                                                                const char* function) {
+    detail::group_shape pair{};
+    pair.ranks = 2;
+    pair.nodes = s.nodes > 1 ? 2 : 1;
+    pair.fullest = s.nodes > 1 ? 1 : 2;
+    pair.emptiest = pair.fullest;
+    return raw_place_shape(c, pair, function);
+}
+
 /// detail::place_groups, transliterated.
 GPUCALC_DETAIL_INLINE inline raw_groups raw_place_groups(const raw_cluster& c,
                                                          const gpucalc::parallel_layout& par,
                                                          const char* function) {
     const std::int64_t node_gpus = c.gpus_per_node;
-    const std::int64_t nodes = c.nodes;
-    const std::int64_t tp = par.tensor;
-    const std::int64_t cp = par.context_parallel;
+    const detail::rank_order dense =
+        detail::dense_rank_order(par.tensor, par.context_parallel, par.data, par.pipeline);
+    const detail::rank_order expert = detail::expert_rank_order(
+        par.tensor, par.context_parallel, par.data, par.expert, par.pipeline);
+    constexpr int tp = 0, cp = 1, dp = 2, pp = 3;
+    constexpr int ep = 1, edp = 2;
     raw_groups g{};
-    g.tensor = raw_place(c, tp, raw_group_placement{}, function);
-    if (cp > 1) {
-        raw_group_placement neighbours{};
-        neighbours.ranks_per_node = tp * cp <= node_gpus ? 0 : 1;
-        g.context = raw_place(c, 2, neighbours, function);
+    g.tensor = raw_place_shape(c, detail::slowest_group_shape(dense, tp, tp, node_gpus), function);
+    if (par.context_parallel > 1) {
+        g.context = raw_place_neighbours(c, detail::slowest_group_shape(dense, cp, cp, node_gpus),
+                                         function);
     }
-    const bool one_node = tp * cp * par.data * par.pipeline <= node_gpus;
     if (par.pipeline > 1) {
-        raw_group_placement neighbours{};
-        neighbours.ranks_per_node = one_node ? 0 : 1;
-        g.pipeline = raw_place(c, 2, neighbours, function);
+        g.pipeline = raw_place_neighbours(c, detail::slowest_group_shape(dense, pp, pp, node_gpus),
+                                          function);
     }
-    raw_group_placement data{};
-    data.ranks_per_node = detail::group_ranks_per_node(par.data * cp, tp, node_gpus, nodes);
-    g.data = raw_place(c, par.data * cp, data, function);
-    raw_group_placement experts{};
-    experts.ranks_per_node = detail::group_ranks_per_node(par.expert, tp, node_gpus, nodes);
-    g.experts = raw_place(c, par.expert, experts, function);
-    const std::int64_t replicas = detail::exact_quotient(par.data, par.expert) * cp;
-    raw_group_placement same{};
-    same.ranks_per_node = detail::group_ranks_per_node(replicas, tp * par.expert, node_gpus, nodes);
-    g.replicas = raw_place(c, replicas, same, function);
+    g.data = raw_place_shape(c, detail::slowest_group_shape(dense, cp, dp, node_gpus), function);
+    g.experts =
+        raw_place_shape(c, detail::slowest_group_shape(expert, ep, ep, node_gpus), function);
+    g.replicas =
+        raw_place_shape(c, detail::slowest_group_shape(expert, edp, edp, node_gpus), function);
     return g;
 }
 
@@ -383,8 +403,11 @@ struct raw_gpu {
     r.gpus = detail::gpus_unchecked(par);
     const double capacity = static_cast<double>(r.gpus) * peak * r.time;
     const double sequences = static_cast<double>(job.global_batch);
-    r.mfu = sequences * 3.0 * forward / capacity;
-    r.hfu = sequences * (3.0 * forward + recomputed) / capacity;
+    // The model's FLOPs formed once, so hfu >= mfu holds as computed (sequences × 3 × forward
+    // rounds apart from sequences × (3 × forward + 0)).
+    const double model_flops = 3.0 * forward;
+    r.mfu = sequences * model_flops / capacity;
+    r.hfu = sequences * (model_flops + recomputed) / capacity;
     return r;
 }
 

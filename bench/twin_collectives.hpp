@@ -113,6 +113,42 @@ GPUCALC_DETAIL_INLINE inline double raw_network_share(double network, double hos
     return host > 0.0 && cap < share ? cap : share;
 }
 
+/// detail::with_links, transliterated.
+GPUCALC_DETAIL_INLINE inline raw_placement raw_with_links(const raw_cluster& c, raw_placement p,
+                                                          const raw_group_placement& where,
+                                                          const char* function) {
+    const std::int64_t node_gpus = c.gpus_per_node;
+    const std::int64_t ranks = p.ranks;
+    const std::int64_t groups = where.groups_per_node;
+    if (groups < 0 || groups > node_gpus || groups * p.per_node > node_gpus) {
+        detail::throw_invalid(function, "placement.groups_per_node", static_cast<double>(groups),
+                              "",
+                              "must be 0 (every GPU busy) or in [1, node.gpus_per_node / the "
+                              "group's ranks on its fullest node = ",
+                              static_cast<double>(node_gpus / p.per_node),
+                              "] (groups on a node use distinct GPUs)");
+    }
+    detail::require_fraction_of_peak(function, "placement.tree_bandwidth_derate",
+                                     where.tree_bandwidth_derate);
+    p.tree_derate = where.tree_bandwidth_derate;
+    p.intra_alpha = c.intra.latency;
+    p.intra_bus = c.intra.collective_efficiency * c.intra.per_direction;
+    p.inter_alpha = c.inter_latency;
+    p.base = ranks > 1 ? c.intra.base_latency : 0.0;
+    if (p.nodes > 1) {
+        p.intra_is_host = raw_same_link(c.intra, c.host);
+        if (c.inter_base_latency > p.base) p.base = c.inter_base_latency;
+        const double network = c.inter_efficiency * c.node_network;
+        const double host_bus = c.host.collective_efficiency * c.host.per_direction;
+        p.inter_bus = raw_network_share(network, host_bus, p.emptiest, node_gpus, groups);
+        p.inter_bus_full =
+            p.emptiest == p.per_node
+                ? p.inter_bus
+                : raw_network_share(network, host_bus, p.per_node, node_gpus, groups);
+    }
+    return p;
+}
+
 /// detail::place, transliterated.
 GPUCALC_DETAIL_INLINE inline raw_placement raw_place(const raw_cluster& c, std::int64_t ranks,
                                                      const raw_group_placement& where,
@@ -152,34 +188,7 @@ GPUCALC_DETAIL_INLINE inline raw_placement raw_place(const raw_cluster& c, std::
                                   " (spec.ranks / placement.ranks_per_node)");
         }
     }
-    const std::int64_t groups = where.groups_per_node;
-    if (groups < 0 || groups > node_gpus || groups * p.per_node > node_gpus) {
-        detail::throw_invalid(function, "placement.groups_per_node", static_cast<double>(groups),
-                              "",
-                              "must be 0 (every GPU busy) or in [1, node.gpus_per_node / the "
-                              "group's ranks on its fullest node = ",
-                              static_cast<double>(node_gpus / p.per_node),
-                              "] (groups on a node use distinct GPUs)");
-    }
-    detail::require_fraction_of_peak(function, "placement.tree_bandwidth_derate",
-                                     where.tree_bandwidth_derate);
-    p.tree_derate = where.tree_bandwidth_derate;
-    p.intra_alpha = c.intra.latency;
-    p.intra_bus = c.intra.collective_efficiency * c.intra.per_direction;
-    p.inter_alpha = c.inter_latency;
-    p.base = ranks > 1 ? c.intra.base_latency : 0.0;
-    if (p.nodes > 1) {
-        p.intra_is_host = raw_same_link(c.intra, c.host);
-        if (c.inter_base_latency > p.base) p.base = c.inter_base_latency;
-        const double network = c.inter_efficiency * c.node_network;
-        const double host_bus = c.host.collective_efficiency * c.host.per_direction;
-        p.inter_bus = raw_network_share(network, host_bus, p.emptiest, node_gpus, groups);
-        p.inter_bus_full =
-            p.emptiest == p.per_node
-                ? p.inter_bus
-                : raw_network_share(network, host_bus, p.per_node, node_gpus, groups);
-    }
-    return p;
+    return raw_with_links(c, p, where, function);
 }
 
 /// detail::set_terms, transliterated.

@@ -48,6 +48,25 @@ inline void inspect(inspector& i, const gpucalc::fitting_step& r) {
     }
 }
 
+// --- the property: the search's step is the step time's at the layout it returns ------------
+/// What smallest_fitting_step found on a cluster, and training_step_time on that cluster at the
+/// layout it returned (made only when it found one).
+struct search_agrees_probe {
+    gpucalc::fitting_step found;
+    gpucalc::training_step direct;
+};
+template <>
+inline const char* type_name<search_agrees_probe>() { return "fuzz::search_agrees_probe"; }
+
+inline void inspect(inspector& i, const search_agrees_probe& p) {
+    i.nested("found", [&] { inspect(i, p.found); });
+    if (!p.found.found) return;
+    i.invariant("the search's step equals training_step_time's at the layout it returns",
+                same_step(p.found.step, p.direct),
+                number_text(p.found.step.time.value()) + " s searched vs " +
+                    number_text(p.direct.time.value()) + " s direct");
+}
+
 void register_scaling_search(registry& r) {
     using namespace gpucalc;
     const auto search_args = [](generator& g) {
@@ -71,6 +90,17 @@ void register_scaling_search(registry& r) {
         [](const transformer& m, const cluster& c, const training_job& j,
            const training_strategy& s) {
             return smallest_fitting_step(m, c, j, s);
+        })
+        .weight = 0.3;
+    add(r, "smallest_fitting_step [agrees with training_step_time]", "smallest_fitting_step",
+        "gpucalc::smallest_fitting_step({0}, {1}, {2}, {3}) against "
+        "gpucalc::training_step_time({0}, {1}, {2}, its strategy)",
+        search_args,
+        [](const transformer& m, const cluster& c, const training_job& j,
+           const training_strategy& s) {
+            search_agrees_probe p{smallest_fitting_step(m, c, j, s), {}};
+            if (p.found.found) p.direct = training_step_time(m, c, j, p.found.strategy);
+            return p;
         })
         .weight = 0.3;
     add(r, "scaling_efficiency [fitting_step]", "scaling_efficiency",

@@ -80,6 +80,26 @@ inline void inspect(inspector& i, const gpucalc::training_step& s) {
     i.invariant("compute > 0", s.compute.value() > 0.0);
 }
 
+// --- the property: nodes the layout leaves idle change nothing ---------------------------------
+/// A step on a cluster just large enough for its layout, and the same step on that cluster
+/// with idle nodes added.
+struct idle_nodes_probe {
+    gpucalc::training_step used;
+    gpucalc::training_step with_idle;
+};
+template <>
+inline const char* type_name<idle_nodes_probe>() { return "fuzz::idle_nodes_probe"; }
+
+inline void inspect(inspector& i, const idle_nodes_probe& p) {
+    i.nested("used", [&] { inspect(i, p.used); });
+    i.invariant("nodes the layout leaves idle change no term of the step",
+                same_step(p.used, p.with_idle),
+                number_text(p.used.time.value()) + " s vs " +
+                    number_text(p.with_idle.time.value()) + " s with idle nodes (data_comm " +
+                    number_text(p.used.data_comm.value()) + " vs " +
+                    number_text(p.with_idle.data_comm.value()) + ")");
+}
+
 void register_scaling_step(registry& r) {
     using namespace gpucalc;
     const auto step_args = [](generator& g) {
@@ -100,6 +120,31 @@ void register_scaling_step(registry& r) {
         [](const transformer& m, const cluster& c, const training_job& j,
            const training_strategy& s, const step_assumptions& a) {
             return training_step_time(m, c, j, s, a);
+        });
+    // The property: the layout's step on the fewest nodes that hold it equals its step on a
+    // cluster with 1, 3 or 64 more nodes (the placement follows the rank order alone).
+    add(r, "training_step_time [idle nodes]", "training_step_time",
+        "gpucalc::training_step_time({0}, {1}, {2}, {3}, {4}) and on {1} with {5} more nodes",
+        [](generator& g) {
+            const transformer m = draw::model(g);
+            const training_strategy s = draw::step_strategy(g, m);
+            static constexpr std::int32_t idle[] = {1, 3, 64};
+            return std::tuple{m, draw::step_cluster(g, s), draw::step_job(g, s), s,
+                              draw::step_assumptions(g), g.one_of(idle)};
+        },
+        [](const transformer& m, const cluster& c, const training_job& j,
+           const training_strategy& s, const step_assumptions& a, std::int32_t idle) {
+            (void)checked(c);  // a cluster check() rejects is skipped: its node size is read
+            const std::int64_t node_gpus = c.node.gpus_per_node;
+            const std::int64_t gpus = setup([&] { return gpus_of(s.parallel); });
+            const std::int64_t needed = (gpus + node_gpus - 1) / node_gpus;
+            if (needed > (std::int64_t{1} << 20)) throw skip_call{};
+            cluster fewest = c;
+            fewest.nodes = static_cast<std::int32_t>(needed);
+            cluster more = fewest;
+            more.nodes += idle;
+            return idle_nodes_probe{training_step_time(m, fewest, j, s, a),
+                                    setup([&] { return training_step_time(m, more, j, s, a); })};
         });
     add(r, "scaling_efficiency", "scaling_efficiency",
         "gpucalc::scaling_efficiency(gpucalc::training_step_time({0}, {1}, {2}, {3}), "

@@ -335,7 +335,7 @@ inline gpucalc::parallel_layout training_layout(generator& g, const gpucalc::tra
     gpucalc::parallel_layout p{};
     p.tensor = tensor_degree(g, m);
     p.pipeline = pipeline_degree(g, m);
-    static constexpr std::int64_t data[] = {1, 2, 4, 8, 8, 64, 1024};
+    static constexpr std::int64_t data[] = {1, 2, 3, 4, 8, 8, 9, 64, 1024};
     p.data = g.one_of(data);
     if (m.experts > 1) {
         static constexpr std::int64_t experts[] = {1, 2, 4, 8};
@@ -644,7 +644,10 @@ inline gpucalc::training_strategy step_strategy(generator& g, const gpucalc::tra
 }
 
 /// A cluster with enough nodes for the strategy's GPUs most of the time (cluster() draws the
-/// nodes apart from any layout), its nodes of 8 GPUs then, so that TP up to 8 stays in one.
+/// nodes apart from any layout), its nodes then of 8 GPUs most often, so that TP up to 8 stays
+/// in one, or of the sizes whose groups straddle nodes in Megatron-LM's rank order (4, 16, 36
+/// and 72: the GB200 NVL36 and NVL72 racks), and a third of the time with idle nodes beyond the
+/// layout's.
 inline gpucalc::cluster step_cluster(generator& g, const gpucalc::training_strategy& s) {
     gpucalc::cluster c = cluster(g);
     const gpucalc::parallel_layout& p = s.parallel;
@@ -654,8 +657,12 @@ inline gpucalc::cluster step_cluster(generator& g, const gpucalc::training_strat
         p.context_parallel < small) {
         const std::int64_t gpus = p.tensor * p.pipeline * p.data * p.context_parallel;
         if (gpus <= std::int64_t{8} * 4096) {
-            c.node.gpus_per_node = 8;
-            c.nodes = g.keep32(static_cast<std::int32_t>((gpus + 7) / 8));
+            static constexpr std::int32_t sizes[] = {8, 8, 8, 8, 4, 16, 36, 72};
+            const std::int32_t node_gpus = g.one_of(sizes);
+            static constexpr std::int32_t idle[] = {0, 0, 0, 0, 1, 3};
+            c.node.gpus_per_node = node_gpus;
+            c.nodes = g.keep32(static_cast<std::int32_t>((gpus + node_gpus - 1) / node_gpus) +
+                               g.one_of(idle));
             // Several nodes need a scale-out link: give them one nearly always.
             if (c.nodes > 1 && g.coin(0.9)) c.inter_node = link(g, gpucalc::catalog::infiniband_ndr);
         }

@@ -371,4 +371,25 @@ inline void inspect(inspector& i, const gpucalc::hybrid_capacity& h) {
     i.finite("saving_vs_owned", h.saving_vs_owned);
 }
 
+/// Every term of two training steps, bit for bit: the step, its parts, its rates and its memory.
+inline bool same_step(const gpucalc::training_step& a, const gpucalc::training_step& b) {
+    const auto same = [](double x, double y) { return bits_of(x) == bits_of(y); };
+    return same(a.time.value(), b.time.value()) && same(a.compute.value(), b.compute.value()) &&
+           same(a.recompute.value(), b.recompute.value()) &&
+           same(a.tensor_comm.value(), b.tensor_comm.value()) &&
+           same(a.pipeline_comm.value(), b.pipeline_comm.value()) &&
+           same(a.expert_comm.value(), b.expert_comm.value()) &&
+           same(a.context_comm.value(), b.context_comm.value()) &&
+           same(a.data_comm.value(), b.data_comm.value()) &&
+           same(a.bubble.value(), b.bubble.value()) &&
+           same(a.optimizer.value(), b.optimizer.value()) &&
+           same(a.forward_per_microbatch.value(), b.forward_per_microbatch.value()) &&
+           same(a.backward_per_microbatch.value(), b.backward_per_microbatch.value()) &&
+           same(a.tokens_per_second.value(), b.tokens_per_second.value()) &&
+           same(a.mfu, b.mfu) && same(a.hfu, b.hfu) &&
+           same(a.memory.total.value(), b.memory.total.value()) &&
+           a.memory_fit.ok == b.memory_fit.ok && a.microbatches == b.microbatches &&
+           a.slowest_stage == b.slowest_stage && a.gpus == b.gpus;
+}
+
 }  // namespace fuzz

@@ -101,6 +101,48 @@ GPUCALC_DETAIL_INLINE constexpr bandwidth network_share(bandwidth network, bandw
     return host > bandwidth{} && cap < share ? cap : share;
 }
 
+/// Fills the links and the network share of a group already placed as `p` (ranks, per_node,
+/// emptiest and nodes set), checking `where`'s sharing and derate.
+GPUCALC_DETAIL_INLINE constexpr placement with_links(const checked_cluster& c, placement p,
+                                                     const group_placement& where,
+                                                     const char* function) {
+    const cluster& spec = c.spec();
+    const std::int64_t node_gpus = spec.node.gpus_per_node;
+    const std::int64_t ranks = p.ranks;
+    const std::int64_t groups = where.groups_per_node;
+    if (groups < 0 || groups > node_gpus || groups * p.per_node > node_gpus) {
+        throw_invalid(function, "placement.groups_per_node", static_cast<double>(groups), "",
+                      "must be 0 (every GPU busy) or in [1, node.gpus_per_node / the group's "
+                      "ranks on its fullest node = ",
+                      static_cast<double>(node_gpus / p.per_node),
+                      "] (groups on a node use distinct GPUs)");
+    }
+    require_fraction_of_peak(function, "placement.tree_bandwidth_derate",
+                             where.tree_bandwidth_derate);
+    p.tree_derate = where.tree_bandwidth_derate;
+    const link_spec& intra = intra_node_link(c);
+    p.intra_alpha = intra.latency;
+    p.intra_bus = intra.collective_efficiency * intra.per_direction;
+    p.inter_alpha = spec.inter_node.latency;
+    // The collective's base latency, once: the node link's within a node, and across nodes
+    // the larger of the two levels' (NCCL charges one baseLat per collective whatever the
+    // hardware, src/graph/tuning.cc; taking the slower level's when they differ is derived).
+    // One rank communicates nothing and pays none.
+    p.base = ranks > 1 ? intra.base_latency : duration{};
+    if (p.nodes > 1) {
+        const link_spec& host = spec.node.gpu.host;
+        p.intra_is_host = intra == host;
+        if (spec.inter_node.base_latency > p.base) p.base = spec.inter_node.base_latency;
+        const bandwidth network = spec.inter_node.collective_efficiency * node_network_bandwidth(c);
+        const bandwidth host_bus = host.collective_efficiency * host.per_direction;
+        p.inter_bus = network_share(network, host_bus, p.emptiest, node_gpus, groups);
+        p.inter_bus_full = p.emptiest == p.per_node
+                               ? p.inter_bus
+                               : network_share(network, host_bus, p.per_node, node_gpus, groups);
+    }
+    return p;
+}
+
 /// Places `ranks` ranks on `c` (checked) by the rule collective_time(spec, cluster) states.
 GPUCALC_DETAIL_INLINE constexpr placement place(const checked_cluster& c, std::int64_t ranks,
                                                 const group_placement& where,
@@ -141,38 +183,7 @@ GPUCALC_DETAIL_INLINE constexpr placement place(const checked_cluster& c, std::i
                           " (spec.ranks / placement.ranks_per_node)");
         }
     }
-    const std::int64_t groups = where.groups_per_node;
-    if (groups < 0 || groups > node_gpus || groups * p.per_node > node_gpus) {
-        throw_invalid(function, "placement.groups_per_node", static_cast<double>(groups), "",
-                      "must be 0 (every GPU busy) or in [1, node.gpus_per_node / the group's "
-                      "ranks on its fullest node = ",
-                      static_cast<double>(node_gpus / p.per_node),
-                      "] (groups on a node use distinct GPUs)");
-    }
-    require_fraction_of_peak(function, "placement.tree_bandwidth_derate",
-                             where.tree_bandwidth_derate);
-    p.tree_derate = where.tree_bandwidth_derate;
-    const link_spec& intra = intra_node_link(c);
-    p.intra_alpha = intra.latency;
-    p.intra_bus = intra.collective_efficiency * intra.per_direction;
-    p.inter_alpha = spec.inter_node.latency;
-    // The collective's base latency, once: the node link's within a node, and across nodes
-    // the larger of the two levels' (NCCL charges one baseLat per collective whatever the
-    // hardware, src/graph/tuning.cc; taking the slower level's when they differ is derived).
-    // One rank communicates nothing and pays none.
-    p.base = ranks > 1 ? intra.base_latency : duration{};
-    if (p.nodes > 1) {
-        const link_spec& host = spec.node.gpu.host;
-        p.intra_is_host = intra == host;
-        if (spec.inter_node.base_latency > p.base) p.base = spec.inter_node.base_latency;
-        const bandwidth network = spec.inter_node.collective_efficiency * node_network_bandwidth(c);
-        const bandwidth host_bus = host.collective_efficiency * host.per_direction;
-        p.inter_bus = network_share(network, host_bus, p.emptiest, node_gpus, groups);
-        p.inter_bus_full = p.emptiest == p.per_node
-                               ? p.inter_bus
-                               : network_share(network, host_bus, p.per_node, node_gpus, groups);
-    }
-    return p;
+    return with_links(c, p, where, function);
 }
 
 }  // namespace detail

@@ -340,8 +340,11 @@ GPUCALC_DETAIL_INLINE constexpr training_step step_time_of(const checked_model& 
     r.gpus = gpus_unchecked(par);
     const double capacity = static_cast<double>(r.gpus) * peak * r.time.value();
     const double sequences = static_cast<double>(job.global_batch);
-    r.mfu = sequences * 3.0 * forward / capacity;
-    r.hfu = sequences * (3.0 * forward + recomputed) / capacity;
+    // The model's FLOPs formed once, so hfu >= mfu holds as computed (sequences × 3 × forward
+    // rounds apart from sequences × (3 × forward + 0)).
+    const double model_flops = 3.0 * forward;
+    r.mfu = sequences * model_flops / capacity;
+    r.hfu = sequences * (model_flops + recomputed) / capacity;
     return r;
 }
 

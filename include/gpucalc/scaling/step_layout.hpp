@@ -12,42 +12,19 @@
 #include "../workload.hpp"
 #include "cluster_collectives.hpp"
 #include "placement.hpp"
+#include "rank_order.hpp"
 #include "step_compute.hpp"
 
 namespace gpucalc {
 namespace detail {
 
-/// gcd(a, b) for counts in [1, 2^40] (Euclid).
-constexpr std::int64_t common_divisor(std::int64_t a, std::int64_t b) {
-    while (b != 0) {
-        const std::int64_t r = a % b;
-        a = b;
-        b = r;
-    }
-    return a;
-}
-
-/// The ranks per node of a group whose members are `stride` ranks apart in Megatron-LM's rank
-/// order (TP innermost, then CP, then DP with EP carved from it, PP outermost; Megatron-LM
-/// parallel_state.initialize_model_parallel): a node of G GPUs holds ⌊G/stride⌋ of them
-/// (at least 1), taken as the largest count dividing the group that does not exceed it, so
-/// that every node holds the same number: gcd(ranks, max(1, ⌊G/stride⌋)) (derived; exact when
-/// stride divides G, the usual case). Should that need more nodes than the cluster has (an
-/// uneven layout), 0: the group is placed contiguously.
-constexpr std::int64_t group_ranks_per_node(std::int64_t ranks, std::int64_t stride,
-                                            std::int64_t node_gpus, std::int64_t nodes) {
-    const std::int64_t fit = stride >= node_gpus ? 1 : node_gpus / stride;
-    const std::int64_t g = common_divisor(ranks, fit);
-    return ranks / g > nodes ? 0 : g;
-}
-
 /// The placements of a layout's groups on a checked cluster, found once per evaluation.
 struct step_groups {
-    placement tensor;     ///< TP ranks: contiguous
-    /// Two neighbouring CP ranks (TP apart), one on each of two nodes when the CP group spans
-    /// nodes (TP·CP above the node's GPUs): the ring's slowest hop
+    placement tensor;     ///< TP ranks: consecutive
+    /// Two neighbouring CP ranks (TP apart), one on each of two nodes when a CP group spans
+    /// nodes: the ring's slowest hop
     placement context;
-    placement pipeline;   ///< two neighbouring stages
+    placement pipeline;   ///< two neighbouring stages (TP·CP·DP apart), likewise
     /// The ranks that reduce the dense gradients: DP × CP of them, TP apart (Megatron-LM
     /// reduces gradients over the data-parallel group with context parallelism, as every CP
     /// rank holds the same weights; parallel_state's data-parallel-with-CP group)
@@ -59,40 +36,57 @@ struct step_groups {
     placement replicas;
 };
 
-/// Places the groups (the rule step_groups states). Neighbouring stages are TP·CP·DP ranks
-/// apart: they share a node only when the whole pipeline fits in one (TP·CP·DP·PP ≤ G);
-/// otherwise some pair of neighbours crosses nodes, and the slowest boundary binds the
-/// pipeline, so the pair is placed one rank on each of two nodes (derived).
+/// A group placed as its dimension's binding group (slowest_group_shape) sits.
+GPUCALC_DETAIL_INLINE constexpr placement place_shape(const checked_cluster& c,
+                                                      const group_shape& s,
+                                                      const char* function) {
+    placement p{};
+    p.ranks = s.ranks;
+    p.nodes = s.nodes;
+    p.per_node = s.fullest;
+    p.emptiest = s.emptiest;
+    return with_links(c, p, group_placement{}, function);
+}
+
+/// Two neighbouring ranks of a group of shape `s` (a ring's hop, a pipeline boundary): one on
+/// each of two nodes when the binding group spans nodes, as some pair of its neighbours then
+/// does and the slowest hop binds; otherwise both on one node (derived).
+GPUCALC_DETAIL_INLINE constexpr placement place_neighbours(const checked_cluster& c,
+                                                           const group_shape& s,
+                                                           const char* function) {
+    group_shape pair{};
+    pair.ranks = 2;
+    pair.nodes = s.nodes > 1 ? 2 : 1;
+    pair.fullest = s.nodes > 1 ? 1 : 2;
+    pair.emptiest = pair.fullest;
+    return place_shape(c, pair, function);
+}
+
+/// Places the groups (the rule step_groups states) from Megatron-LM's rank orders
+/// (dense_rank_order, expert_rank_order): each group as its dimension's binding group sits, so
+/// the placement depends on the layout and the node's GPUs alone, never on nodes the layout
+/// leaves idle.
 GPUCALC_DETAIL_INLINE constexpr step_groups place_groups(const checked_cluster& c,
                                                          const parallel_layout& par,
                                                          const char* function) {
     const std::int64_t node_gpus = c.spec().node.gpus_per_node;
-    const std::int64_t nodes = c.spec().nodes;
-    const std::int64_t tp = par.tensor;
-    const std::int64_t cp = par.context_parallel;
+    const rank_order dense =
+        dense_rank_order(par.tensor, par.context_parallel, par.data, par.pipeline);
+    const rank_order expert = expert_rank_order(par.tensor, par.context_parallel, par.data,
+                                                par.expert, par.pipeline);
+    constexpr int tp = 0, cp = 1, dp = 2, pp = 3;  // dense_rank_order's dimensions
+    constexpr int ep = 1, edp = 2;                 // expert_rank_order's
     step_groups g{};
-    g.tensor = place(c, tp, group_placement{}, function);
-    if (cp > 1) {
-        group_placement neighbours{};
-        neighbours.ranks_per_node = tp * cp <= node_gpus ? 0 : 1;
-        g.context = place(c, 2, neighbours, function);
+    g.tensor = place_shape(c, slowest_group_shape(dense, tp, tp, node_gpus), function);
+    if (par.context_parallel > 1) {
+        g.context = place_neighbours(c, slowest_group_shape(dense, cp, cp, node_gpus), function);
     }
-    const bool one_node = tp * cp * par.data * par.pipeline <= node_gpus;
     if (par.pipeline > 1) {
-        group_placement neighbours{};
-        neighbours.ranks_per_node = one_node ? 0 : 1;
-        g.pipeline = place(c, 2, neighbours, function);
+        g.pipeline = place_neighbours(c, slowest_group_shape(dense, pp, pp, node_gpus), function);
     }
-    group_placement data{};
-    data.ranks_per_node = group_ranks_per_node(par.data * cp, tp, node_gpus, nodes);
-    g.data = place(c, par.data * cp, data, function);
-    group_placement experts{};
-    experts.ranks_per_node = group_ranks_per_node(par.expert, tp, node_gpus, nodes);
-    g.experts = place(c, par.expert, experts, function);
-    const std::int64_t replicas = exact_quotient(par.data, par.expert) * cp;
-    group_placement same{};
-    same.ranks_per_node = group_ranks_per_node(replicas, tp * par.expert, node_gpus, nodes);
-    g.replicas = place(c, replicas, same, function);
+    g.data = place_shape(c, slowest_group_shape(dense, cp, dp, node_gpus), function);
+    g.experts = place_shape(c, slowest_group_shape(expert, ep, ep, node_gpus), function);
+    g.replicas = place_shape(c, slowest_group_shape(expert, edp, edp, node_gpus), function);
     return g;
 }
 
