@@ -174,7 +174,7 @@ constexpr void check_step_modelled(const training_job& job, const training_strat
     }
 }
 
-/// What training_step_time refuses before any evaluation (issue 15 §4), each naming the
+/// What training_step_time refuses before any evaluation, each naming the
 /// field as the caller wrote it. The job's and strategy's remaining rules are
 /// training_memory_per_gpu's, which the step time runs next.
 constexpr void check_step(const checked_model& cm, const checked_cluster& c,

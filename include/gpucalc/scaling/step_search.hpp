@@ -168,8 +168,8 @@ GPUCALC_DETAIL_INLINE constexpr fitting_step smallest_fitting_of(const checked_m
 
 }  // namespace detail
 
-/// The reference of a scaling efficiency (issue 15: "the smallest number of GPUs on which the
-/// job fits, at the same micro-batch per GPU", since one GPU cannot hold a large model): the
+/// The reference of a scaling efficiency (the smallest number of GPUs on which the job fits, at
+/// the same micro-batch per GPU, since one GPU cannot hold a large model): the
 /// fewest GPUs of `cluster` on which some layout of `job` fits in memory (training_step's
 /// memory_fit.ok), and the fastest such layout there. Counts tried, in order: powers of two
 /// below a node (on one node), one node, whole nodes doubling, then the whole cluster (its
