@@ -3,6 +3,7 @@
 #include <gpucalc/literals.hpp>
 #include <gpucalc/units.hpp>
 
+#include <cstdint>
 #include <type_traits>
 
 namespace {
@@ -83,6 +84,20 @@ static_assert(approx_equal(in<usd_per_gpu_hour>(98.32_usd_per_h / 8.0_gpu), 12.2
               "AWS p5.48xlarge: $98.32/h over 8 GPUs is $12.29/GPU-h");
 static_assert(!approx_equal(1.0_usd, 1.01_usd), "1% apart is not equal at 1e-9");
 static_assert(approx_equal(1.0_usd, 1.01_usd, 0.01), "but is at 1%");
+
+// A plain number of any arithmetic type scales a quantity and keeps its dimension; only a
+// typed GPU count turns a per-GPU price into $/h.
+static_assert(is<data_size>(80.0_GiB * 2) && 80.0_GiB * 2 == 160.0_GiB, "GiB x int");
+static_assert(is<data_size>(2 * 80.0_GiB) && 2 * 80.0_GiB == 160.0_GiB, "int x GiB");
+static_assert(is<data_size>(80.0_GiB / 4) && 80.0_GiB / 4 == 20.0_GiB, "GiB / int");
+static_assert(80.0_GiB * std::int64_t{2} == 160.0_GiB && 80.0_GiB * 2u == 160.0_GiB &&
+                  80.0_GiB * 2.0f == 160.0_GiB, "64-bit, unsigned and float counts too");
+static_assert(is<gpu_price>(2.99_usd_per_gpu_hour * 3), "still per GPU");
+static_assert(is<duration>(1 / 1.0_TFLOPS * 1.0_TFLOP), "n / q is the reciprocal dimension");
+static_assert(is<cost_rate>(2.99_usd_per_gpu_hour * as_gpus(8)) &&
+                  2.99_usd_per_gpu_hour * as_gpus(std::int64_t{8}) ==
+                      2.99_usd_per_gpu_hour * 8.0_gpu,
+              "a GPU count makes $/h");
 
 // Dimensionless ratios convert to double implicitly; nothing else does.
 static_assert(std::is_convertible<decltype(1.0_GB / 1.0_GB), double>::value, "ratio");

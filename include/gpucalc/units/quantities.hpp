@@ -356,4 +356,87 @@ GPUCALC_DETAIL_MISMATCH(!=, "compare")
 
 #undef GPUCALC_DETAIL_MISMATCH
 
+// A per-GPU price and a price per hour added: the commonest slip once a plain count scales a
+// price (`2.99_usd_per_gpu_hour * 8 + 98.32_usd_per_h`), since a number keeps the dimension.
+// More specialized than the mismatch above, so its sentence wins.
+#define GPUCALC_DETAIL_PER_GPU_MISMATCH(op, what)                                                \
+    template <class X>                                                                           \
+    constexpr auto operator op(const boost::units::quantity<gpu_price::unit_type, X>&,           \
+                               const boost::units::quantity<cost_rate::unit_type, X>&) {         \
+        static_assert(detail::always_false<X>::value,                                            \
+                      "gpucalc: cannot " what " a per-GPU price ($/GPU-h) and a price per hour " \
+                      "($/h); a per-GPU price times a plain number is still per GPU: multiply "  \
+                      "it by a GPU count (as_gpus(n) or 8.0_gpu) for $/h");                     \
+        return false;                                                                            \
+    }                                                                                            \
+    template <class X>                                                                           \
+    constexpr auto operator op(const boost::units::quantity<cost_rate::unit_type, X>&,           \
+                               const boost::units::quantity<gpu_price::unit_type, X>&) {         \
+        static_assert(detail::always_false<X>::value,                                            \
+                      "gpucalc: cannot " what " a price per hour ($/h) and a per-GPU price "     \
+                      "($/GPU-h); a per-GPU price times a plain number is still per GPU: "       \
+                      "multiply it by a GPU count (as_gpus(n) or 8.0_gpu) for $/h");            \
+        return false;                                                                            \
+    }
+
+GPUCALC_DETAIL_PER_GPU_MISMATCH(+, "add")
+GPUCALC_DETAIL_PER_GPU_MISMATCH(-, "subtract")
+GPUCALC_DETAIL_PER_GPU_MISMATCH(<, "compare")
+GPUCALC_DETAIL_PER_GPU_MISMATCH(>, "compare")
+GPUCALC_DETAIL_PER_GPU_MISMATCH(<=, "compare")
+GPUCALC_DETAIL_PER_GPU_MISMATCH(>=, "compare")
+GPUCALC_DETAIL_PER_GPU_MISMATCH(==, "compare")
+GPUCALC_DETAIL_PER_GPU_MISMATCH(!=, "compare")
+
+#undef GPUCALC_DETAIL_PER_GPU_MISMATCH
+
+// ---------------------------------------------------------------------------------------------
+// Plain numbers scale quantities. Boost.Units multiplies a quantity of double only by a double,
+// so `80.0_GiB * 2` failed with some 90 lines of template names. A number of any arithmetic type
+// (but bool) scales a quantity and keeps its dimension: `2.99_usd_per_gpu_hour * 3` is still
+// $/GPU·h, and only a GPU count (as_gpus) turns it into $/h.
+// ---------------------------------------------------------------------------------------------
+namespace detail {
+template <class T, class X>
+using if_other_scalar =
+    std::enable_if_t<std::is_arithmetic<T>::value && !std::is_same<T, X>::value &&
+                         !std::is_same<T, bool>::value,
+                     int>;
+}  // namespace detail
+
+/// q × n for a number n of any arithmetic type: q's dimension, scaled.
+template <class D, class X, class T, detail::if_other_scalar<T, X> = 0>
+constexpr boost::units::quantity<boost::units::unit<D, system>, X> operator*(
+    const boost::units::quantity<boost::units::unit<D, system>, X>& q, const T& n) {
+    return q * static_cast<X>(n);
+}
+/// n × q.
+template <class D, class X, class T, detail::if_other_scalar<T, X> = 0>
+constexpr boost::units::quantity<boost::units::unit<D, system>, X> operator*(
+    const T& n, const boost::units::quantity<boost::units::unit<D, system>, X>& q) {
+    return static_cast<X>(n) * q;
+}
+/// q ÷ n.
+template <class D, class X, class T, detail::if_other_scalar<T, X> = 0>
+constexpr boost::units::quantity<boost::units::unit<D, system>, X> operator/(
+    const boost::units::quantity<boost::units::unit<D, system>, X>& q, const T& n) {
+    return q / static_cast<X>(n);
+}
+/// n ÷ q: the reciprocal dimension, as Boost gives for a double.
+template <class D, class X, class T, detail::if_other_scalar<T, X> = 0>
+constexpr auto operator/(const T& n,
+                         const boost::units::quantity<boost::units::unit<D, system>, X>& q) {
+    return static_cast<X>(n) / q;
+}
+
+/// A count of GPUs (a plain integer, as results and layouts hold them) as the typed GPU count
+/// that turns a per-GPU price into a price per hour: `price * as_gpus(plan.gpus)`. Exact below
+/// 2^53 GPUs.
+template <class Integer, std::enable_if_t<std::is_integral<Integer>::value &&
+                                              !std::is_same<Integer, bool>::value,
+                                          int> = 0>
+constexpr gpu_count as_gpus(Integer n) {
+    return gpu_count::from_value(static_cast<double>(n));
+}
+
 }  // namespace gpucalc
