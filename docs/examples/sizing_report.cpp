@@ -516,9 +516,9 @@ void throughput_section() {
     const gpucalc::gpu_count cluster = static_cast<double>(training_gpus) * 1.0_gpu;
     for (const gpucalc::gpu_spec* g : {&cat::a100_80gb_sxm, &cat::h100_sxm, &cat::b200}) {
         const gpucalc::duration t =
-            gpucalc::time_to_train(cat::llama_2_7b, *g, llama_2_tokens, job, layout, exact);
+            gpucalc::time_to_train_at_mfu(cat::llama_2_7b, *g, llama_2_tokens, job, layout, exact);
         const gpucalc::duration t6 =
-            gpucalc::time_to_train(cat::llama_2_7b, *g, llama_2_tokens, job, layout, six_n_d);
+            gpucalc::time_to_train_at_mfu(cat::llama_2_7b, *g, llama_2_tokens, job, layout, six_n_d);
         train.push_back({count_text(training_gpus) + " x " + gpu_name_text(*g),
                          gpucalc::to_string(t), gpucalc::to_string(cluster * t),
                          gpucalc::to_string(cluster * t6)});

@@ -158,14 +158,14 @@ void register_roofline(registry& r) {
         const training_strategy s = draw::strategy(g, m);
         return std::tuple{m, draw::gpu(g), draw::job(g, s), s.parallel, draw::mfu(g)};
     };
-    add(r, "training_step_time", "training_step_time",
-        "gpucalc::training_step_time({0}, {1}, {2}, {3}, {4})", training_time_args,
+    add(r, "training_step_time_at_mfu", "training_step_time_at_mfu",
+        "gpucalc::training_step_time_at_mfu({0}, {1}, {2}, {3}, {4})", training_time_args,
         [](const transformer& m, const gpu_spec& gpu, const training_job& j,
            const parallel_layout& p, const mfu_assumption& a) {
-            return training_step_time(m, gpu, j, p, a);
+            return training_step_time_at_mfu(m, gpu, j, p, a);
         });
-    add(r, "time_to_train", "time_to_train",
-        "gpucalc::time_to_train({0}, {1}, {2}, {3}, {4}, {5})",
+    add(r, "time_to_train_at_mfu", "time_to_train_at_mfu",
+        "gpucalc::time_to_train_at_mfu({0}, {1}, {2}, {3}, {4}, {5})",
         [](generator& g) {
             const transformer m = draw::model(g);
             const training_strategy s = draw::strategy(g, m);
@@ -174,7 +174,7 @@ void register_roofline(registry& r) {
         },
         [](const transformer& m, const gpu_spec& gpu, const token_count& tokens,
            const training_job& j, const parallel_layout& p, const mfu_assumption& a) {
-            return time_to_train(m, gpu, tokens, j, p, a);
+            return time_to_train_at_mfu(m, gpu, tokens, j, p, a);
         });
     add(r, "training_mfu", "training_mfu", "gpucalc::training_mfu({0}, {1}, {2}, {3}, {4}, {5})",
         [](generator& g) {

@@ -90,9 +90,9 @@ TEST_CASE("plain ratios and fractions have stated ranges, so nothing divided by 
                          invalid_input);
     mfu_assumption tiny{};
     tiny.mfu = 1e-300;
-    CHECK_THROWS_WITH_AS(time_to_train(cat::llama_2_7b, cat::h100_sxm, 1.0_T_tokens, training_job{},
+    CHECK_THROWS_WITH_AS(time_to_train_at_mfu(cat::llama_2_7b, cat::h100_sxm, 1.0_T_tokens, training_job{},
                                        parallel_layout{}, tiny),
-                         "time_to_train: assumption.mfu = 1e-300 must be at least 1e-30",
+                         "time_to_train_at_mfu: assumption.mfu = 1e-300 must be at least 1e-30",
                          invalid_input);
     const link_spec faint{"faint", 1.0_GB_per_s, 1.0_us, 2, 1e-40};
     CHECK_THROWS_WITH_AS(bus_bandwidth(faint),
@@ -377,9 +377,9 @@ TEST_CASE("errors name the function the caller called and the field as the calle
                          invalid_input);
     training_job job{};
     job.compute = compute_precision::fp8;
-    CHECK_THROWS_WITH_AS(time_to_train(cat::llama_2_7b, cat::a100_80gb_sxm, 1.0_T_tokens, job,
+    CHECK_THROWS_WITH_AS(time_to_train_at_mfu(cat::llama_2_7b, cat::a100_80gb_sxm, 1.0_T_tokens, job,
                                        parallel_layout{}),
-                         "time_to_train: job.compute = fp8 is not supported by A100 80GB SXM (it "
+                         "time_to_train_at_mfu: job.compute = fp8 is not supported by A100 80GB SXM (it "
                          "has no dense peak at that precision)",
                          invalid_input);
     CHECK_THROWS_WITH_AS(training_cost(cat::llama_2_7b, cat::a100_80gb_sxm, 1.0_T_tokens, job,

@@ -264,14 +264,14 @@ TEST_CASE("time to train: tokens × FLOPs per token over GPUs × peak × MFU") {
     mfu_assumption at_half{};
     at_half.mfu = 0.5;
     at_half.six_n_d = true;
-    const duration t = time_to_train(cat::llama_2_7b, cat::a100_80gb_sxm, 2.0_T_tokens, job, gpus, at_half);
+    const duration t = time_to_train_at_mfu(cat::llama_2_7b, cat::a100_80gb_sxm, 2.0_T_tokens, job, gpus, at_half);
     // N: Kaplan et al. 2020's non-embedding parameters (the 131 M-entry token table left out).
     const double expected = 6.0 * (6738415616.0 - 32000.0 * 4096.0) * 2e12 / (1024.0 * 0.5 * 312e12);
     CHECK(in<seconds>(t) == approx(expected));
     // Llama 2 (Touvron et al. 2023, Table 2): 7B on 2 T tokens took 184,320 A100-80GB GPU
     // hours. At the default MFU the estimate lands within a factor of 1.5 of it.
     const duration default_mfu =
-        time_to_train(cat::llama_2_7b, cat::a100_80gb_sxm, 2.0_T_tokens, job, parallel_layout{});
+        time_to_train_at_mfu(cat::llama_2_7b, cat::a100_80gb_sxm, 2.0_T_tokens, job, parallel_layout{});
     const double gpu_hours = in<hours>(default_mfu);
     CHECK(gpu_hours > 184320.0 / 1.5);
     CHECK(gpu_hours < 184320.0 * 1.5);
@@ -315,7 +315,7 @@ TEST_CASE("MFU from measured iteration times: Korthikanti et al. 2022, Table 5")
         // The other way round: at the published MFU, the step takes the published time.
         mfu_assumption published{};
         published.mfu = r.published_mfu;
-        CHECK(in<seconds>(training_step_time(*r.model, cat::a100_80gb_sxm, job, layout, published)) ==
+        CHECK(in<seconds>(training_step_time_at_mfu(*r.model, cat::a100_80gb_sxm, job, layout, published)) ==
               doctest::Approx(r.iteration_seconds).epsilon(tolerance));
     }
     // Counting 6·N instead (Kaplan et al. 2020) leaves out attention and the output head, 1 in
@@ -410,16 +410,16 @@ TEST_CASE("bad input is invalid_input naming the field") {
     CHECK_THROWS_AS(decode(cat::llama_2_7b, no_bandwidth, serving_setup{}), invalid_input);
     mfu_assumption none{};
     none.mfu = 0.0;
-    CHECK_THROWS_WITH_AS(time_to_train(cat::llama_2_7b, cat::h100_sxm, 1.0_T_tokens, training_job{},
+    CHECK_THROWS_WITH_AS(time_to_train_at_mfu(cat::llama_2_7b, cat::h100_sxm, 1.0_T_tokens, training_job{},
                                        parallel_layout{}, none),
-                         "time_to_train: assumption.mfu = 0 must be in (0, 1]", invalid_input);
-    CHECK_THROWS_WITH_AS(training_step_time(cat::llama_2_7b, cat::h100_sxm, training_job{},
+                         "time_to_train_at_mfu: assumption.mfu = 0 must be in (0, 1]", invalid_input);
+    CHECK_THROWS_WITH_AS(training_step_time_at_mfu(cat::llama_2_7b, cat::h100_sxm, training_job{},
                                             parallel_layout{}),
-                         "training_step_time: job.global_batch = 0 must be >= 1", invalid_input);
+                         "training_step_time_at_mfu: job.global_batch = 0 must be >= 1", invalid_input);
     parallel_layout three{};
     three.tensor = 3;
-    CHECK_THROWS_WITH_AS(time_to_train(cat::llama_2_7b, cat::h100_sxm, 1.0_T_tokens, training_job{}, three),
-                         "time_to_train: layout.tensor = 3 must divide attention heads = 32",
+    CHECK_THROWS_WITH_AS(time_to_train_at_mfu(cat::llama_2_7b, cat::h100_sxm, 1.0_T_tokens, training_job{}, three),
+                         "time_to_train_at_mfu: layout.tensor = 3 must divide attention heads = 32",
                          invalid_input);
     CHECK_THROWS_AS(check_decode_claim(cat::llama_2_7b, cat::h100_sxm, serving_setup{}, -1.0_tokens_per_s_per_stream),
                     invalid_input);
@@ -447,9 +447,9 @@ TEST_CASE("bad input is invalid_input naming the field") {
     CHECK_THROWS_AS(megatron_training_time(1.0_B_tokens, -1e9, 8, 100.0_TFLOPS), invalid_input);
     training_job bad_sequence{};
     bad_sequence.sequence = 0;
-    CHECK_THROWS_WITH_AS(time_to_train(cat::llama_2_7b, cat::h100_sxm, 1.0_T_tokens, bad_sequence,
+    CHECK_THROWS_WITH_AS(time_to_train_at_mfu(cat::llama_2_7b, cat::h100_sxm, 1.0_T_tokens, bad_sequence,
                                        parallel_layout{}),
-                         "time_to_train: job.sequence = 0 must be >= 1", invalid_input);
+                         "time_to_train_at_mfu: job.sequence = 0 must be >= 1", invalid_input);
     serving_setup two_replicas{};
     two_replicas.parallel.data = 2;
     CHECK_THROWS_WITH_AS(decode(cat::llama_2_7b, cat::h100_sxm, two_replicas),

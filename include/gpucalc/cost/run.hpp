@@ -51,11 +51,11 @@ constexpr training_cost_estimate training_cost(duration time, const parallel_lay
     return detail::priced_run(time, gpus, price);
 }
 
-/// The same with the time from roofline.hpp's quick estimate, time_to_train at an assumed MFU
+/// The same with the time from roofline.hpp's quick estimate, time_to_train_at_mfu
 /// (default_training_mfu): a quick estimate, with communication, the pipeline bubble and the
 /// kernels' efficiency all folded into that one figure. For a prediction from the layout's
 /// compute and collectives, price a composed step: training_cost(step, tokens, price) below.
-/// Ranges: price as above; the rest as time_to_train states (errors name training_cost).
+/// Ranges: price as above; the rest as time_to_train_at_mfu states (errors name training_cost).
 constexpr training_cost_estimate training_cost(const transformer& m, const gpu_spec& gpu,
                                                token_count tokens, const training_job& job,
                                                const parallel_layout& layout, gpu_price price,

@@ -70,29 +70,34 @@ constexpr duration time_for_tokens(const transformer& m, const gpu_spec& gpu, do
 }  // namespace detail
 
 /// One optimizer step of `job.global_batch` sequences of `job.sequence` tokens on the GPUs of
-/// `layout`: model FLOPs ÷ (GPUs × peak × MFU). The quick estimate: the scaling module's
-/// composed step time, from the layout's compute and collectives, replaces the assumed MFU.
+/// `layout`, at an assumed MFU: model FLOPs ÷ (GPUs × peak × MFU). The quick estimate, named
+/// for its assumption: training_step_time(model, cluster, ...) (scaling/step.hpp) composes the
+/// step from the layout's compute and collectives instead.
 /// Ranges: the model as check(transformer); job.global_batch and job.sequence in [1, 2^40];
 /// the layout as parallelism.hpp's check states (every degree in [1, 2^40], their product at
 /// most 2^40; its fields named "layout.tensor", ...); job.compute a peak the GPU has (peak());
 /// assumption.mfu in [1e-30, 1].
-constexpr duration training_step_time(const transformer& m, const gpu_spec& gpu,
-                                      const training_job& job, const parallel_layout& layout,
-                                      const mfu_assumption& assumption = {}) {
-    constexpr const char* function = "training_step_time";
+constexpr duration training_step_time_at_mfu(const transformer& m, const gpu_spec& gpu,
+                                             const training_job& job,
+                                             const parallel_layout& layout,
+                                             const mfu_assumption& assumption = {}) {
+    constexpr const char* function = "training_step_time_at_mfu";
     detail::require_count(function, "job.global_batch", job.global_batch);
     const double tokens = static_cast<double>(job.global_batch) * static_cast<double>(job.sequence);
     return detail::time_for_tokens(m, gpu, tokens, job, layout, assumption, function);
 }
 
-/// Time to train `tokens` tokens on the GPUs of `layout`: model FLOPs ÷ (GPUs × peak × MFU),
-/// the FLOPs exact per token at the job's sequence length (training_flops_per_token().model)
-/// or 6·N·D. The quick estimate, as training_step_time. Ranges: tokens in [1e-30, 1e20]; the
-/// rest as training_step_time (job.global_batch is not used).
-constexpr duration time_to_train(const transformer& m, const gpu_spec& gpu, token_count tokens,
-                                 const training_job& job, const parallel_layout& layout,
-                                 const mfu_assumption& assumption = {}) {
-    constexpr const char* function = "time_to_train";
+/// Time to train `tokens` tokens on the GPUs of `layout` at an assumed MFU: model FLOPs ÷
+/// (GPUs × peak × MFU), the FLOPs exact per token at the job's sequence length
+/// (training_flops_per_token().model) or 6·N·D. The quick estimate, as
+/// training_step_time_at_mfu; time_to_train(step, tokens) (scaling/step.hpp) runs at a composed
+/// step's pace. Ranges: tokens in [1e-30, 1e20]; the rest as training_step_time_at_mfu
+/// (job.global_batch is not used).
+constexpr duration time_to_train_at_mfu(const transformer& m, const gpu_spec& gpu,
+                                        token_count tokens, const training_job& job,
+                                        const parallel_layout& layout,
+                                        const mfu_assumption& assumption = {}) {
+    constexpr const char* function = "time_to_train_at_mfu";
     detail::require_positive(function, "tokens", tokens);
     return detail::time_for_tokens(m, gpu, in<gpucalc::tokens>(tokens), job, layout, assumption,
                                    function);
@@ -101,7 +106,7 @@ constexpr duration time_to_train(const transformer& m, const gpu_spec& gpu, toke
 /// The MFU a training run achieved, from its measured throughput in tokens per second across
 /// all the GPUs of `layout`: model FLOPs per second ÷ (GPUs × peak) (Chowdhery et al. 2022,
 /// App. B). `six_n_d` counts the FLOPs as 6·N, as some reports do. Ranges: measured in
-/// [1e-30, 1e20] tokens/s; the rest as time_to_train. A measured rate the hardware could not
+/// [1e-30, 1e20] tokens/s; the rest as time_to_train_at_mfu. A measured rate the hardware could not
 /// reach gives an MFU above 1, which is the answer, not an error.
 constexpr double training_mfu(const transformer& m, const gpu_spec& gpu,
                               token_rate measured, const training_job& job,
