@@ -93,7 +93,7 @@ GPUCALC_DETAIL_INLINE inline raw_flat_result raw_flat_time(const raw_spec& s, do
 /// A link in base units, with its bus bandwidth.
 struct raw_link {
     double per_direction, latency, collective_efficiency;
-    std::int32_t span;
+    std::int64_t span;
     double base_latency;
 };
 

@@ -313,7 +313,7 @@ struct raw_step {
 /// The GPU's values the step reads, in base units.
 struct raw_gpu {
     double memory, memory_bandwidth;
-    std::int32_t multiprocessors;
+    std::int64_t multiprocessors;
 };
 
 /// training_step_time(checked_model, checked_cluster, ...), transliterated (flattened, as the

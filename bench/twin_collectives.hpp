@@ -70,7 +70,7 @@ GPUCALC_DETAIL_INLINE inline raw_flat_result raw_flat_estimate(collective op,
 struct raw_link_fields {
     std::string_view name;
     double per_direction, latency;
-    std::int32_t span;
+    std::int64_t span;
     double collective_efficiency, base_latency;
 };
 

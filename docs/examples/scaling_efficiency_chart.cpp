@@ -78,7 +78,7 @@ int main() {
             const gpucalc::training_job job{
                 .sequence = 4096, .global_batch = microbatches_per_replica * s.parallel.data};
             const auto pod = gpucalc::check({.node = {.gpu = cat::h100_sxm},
-                                             .nodes = static_cast<std::int32_t>(gpus / 8),
+                                             .nodes = static_cast<std::int64_t>(gpus / 8),
                                              .inter_node = n.link});
             const auto step = gpucalc::training_step_time(model, pod, job, s);
             const auto reference = gpucalc::smallest_fitting_step(model, pod, job, s);

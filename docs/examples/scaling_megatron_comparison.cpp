@@ -12,7 +12,7 @@ namespace cat = gpucalc::catalog;
 
 gpucalc::cluster a100_cluster(std::int64_t gpus) {
     return {.node = {.gpu = cat::a100_80gb_sxm, .gpus_per_node = 8},
-            .nodes = static_cast<std::int32_t>((gpus + 7) / 8),
+            .nodes = static_cast<std::int64_t>((gpus + 7) / 8),
             .inter_node = cat::infiniband_hdr,
             .nics_per_node = 8};
 }

@@ -477,7 +477,7 @@ void throughput_section() {
             // One node of this GPU; with TP 1 the answer is roofline's decode and prefill.
             gpucalc::cluster node{};
             node.node.gpu = *g;
-            node.node.gpus_per_node = static_cast<std::int32_t>(gpus_per_node);
+            node.node.gpus_per_node = static_cast<std::int64_t>(gpus_per_node);
             char rate[32];
             std::snprintf(rate, sizeof rate, ": %.0f tok/s, ",
                           gpucalc::in<gpucalc::tokens_per_second_per_stream>(
@@ -538,8 +538,8 @@ struct scaled_run {
 gpucalc::cluster scaling_cluster() {
     gpucalc::cluster c{};
     c.node.gpu = cat::h100_sxm;
-    c.node.gpus_per_node = static_cast<std::int32_t>(gpus_per_node);
-    c.nodes = static_cast<std::int32_t>(scaling_gpus / gpus_per_node);
+    c.node.gpus_per_node = static_cast<std::int64_t>(gpus_per_node);
+    c.nodes = static_cast<std::int64_t>(scaling_gpus / gpus_per_node);
     c.inter_node = cat::infiniband_ndr;
     return c;
 }
@@ -920,7 +920,7 @@ void serving_capacity_section() {
         }
         gpucalc::cluster node{};
         node.node.gpu = *k.gpu;
-        node.node.gpus_per_node = static_cast<std::int32_t>(gpus_per_node);
+        node.node.gpus_per_node = static_cast<std::int64_t>(gpus_per_node);
         const gpucalc::checked_model m = gpucalc::check(*k.model);
         const gpucalc::checked_cluster c = gpucalc::check(node);
         for (gpucalc::prefill_mode mode :

@@ -44,12 +44,12 @@ namespace draw {
 /// A CPU from the catalog, on one or two sockets (sometimes more), perturbed.
 inline gpucalc::cpu_spec cpu(generator& g) {
     gpucalc::cpu_spec c = *gpucalc::catalog::all_cpus[g.r.below(gpucalc::catalog::all_cpus.size())];
-    c.sockets = g.coin(0.7) ? g.keep32(g.coin(0.5) ? 1 : 2) : static_cast<std::int32_t>(g.count(2));
-    c.cores = g.keep32(c.cores);
+    c.sockets = g.coin(0.7) ? g.keep(g.coin(0.5) ? 1 : 2) : static_cast<std::int64_t>(g.count(2));
+    c.cores = g.keep(c.cores);
     c.vector_clock_ghz = g.coin(0.2) ? g.real(c.vector_clock_ghz) : g.keep_real(c.vector_clock_ghz);
     c.fp32_flops_per_cycle = g.keep_real(c.fp32_flops_per_cycle);
     c.bf16_flops_per_cycle = g.coin(0.1) ? 0.0 : g.keep_real(c.bf16_flops_per_cycle);
-    c.memory_channels = g.keep32(c.memory_channels);
+    c.memory_channels = g.keep(c.memory_channels);
     c.memory_megatransfers =
         g.coin(0.2) ? g.real(c.memory_megatransfers) : g.keep_real(c.memory_megatransfers);
     c.tdp = g.coin(0.1) ? gpucalc::power{} : g.keep_q(c.tdp);

@@ -128,19 +128,19 @@ void register_scaling_step(registry& r) {
         [](generator& g) {
             const transformer m = draw::model(g);
             const training_strategy s = draw::step_strategy(g, m);
-            static constexpr std::int32_t idle[] = {1, 3, 64};
+            static constexpr std::int64_t idle[] = {1, 3, 64};
             return std::tuple{m, draw::step_cluster(g, s), draw::step_job(g, s), s,
                               draw::step_assumptions(g), g.one_of(idle)};
         },
         [](const transformer& m, const cluster& c, const training_job& j,
-           const training_strategy& s, const step_assumptions& a, std::int32_t idle) {
+           const training_strategy& s, const step_assumptions& a, std::int64_t idle) {
             (void)checked(c);  // a cluster check() rejects is skipped: its node size is read
             const std::int64_t node_gpus = c.node.gpus_per_node;
             const std::int64_t gpus = setup([&] { return gpus_of(s.parallel); });
             const std::int64_t needed = (gpus + node_gpus - 1) / node_gpus;
             if (needed > (std::int64_t{1} << 20)) throw skip_call{};
             cluster fewest = c;
-            fewest.nodes = static_cast<std::int32_t>(needed);
+            fewest.nodes = static_cast<std::int64_t>(needed);
             cluster more = fewest;
             more.nodes += idle;
             return idle_nodes_probe{training_step_time(m, fewest, j, s, a),

@@ -104,15 +104,11 @@ inline constexpr std::int64_t hostile_counts[] = {
     std::int64_t{1} << 53, std::int64_t{1} << 62, 1000000000000000,
     std::numeric_limits<std::int64_t>::max()};
 
-inline constexpr std::int32_t hostile_counts32[] = {
-    0, -1, std::numeric_limits<std::int32_t>::min(), 3, 7, 17, 1 << 16, 1000000,
-    std::numeric_limits<std::int32_t>::max()};
 
 /// The threaded sweep's hostile values: invalid, so the error paths run in every thread, but
 /// never so large that a known hang or an undefined overflow makes a run nondeterministic.
 inline constexpr double tame_doubles[] = {0.0, -1.0, nan_value, inf_value, 1e-300};
 inline constexpr std::int64_t tame_counts[] = {0, -1, 3, 7, 1000};
-inline constexpr std::int32_t tame_counts32[] = {0, -1, 3, 7};
 
 /// How a run draws its inputs: `contract` (the fuzz run) mixes realistic and hostile calls;
 /// `sweep` (the threaded run) is mostly realistic and uses the tame pools.
@@ -165,9 +161,6 @@ public:
     }
     std::int64_t hostile_count() {
         return mode == profile::contract ? one_of(hostile_counts) : one_of(tame_counts);
-    }
-    std::int32_t hostile_count32() {
-        return mode == profile::contract ? one_of(hostile_counts32) : one_of(tame_counts32);
     }
 
     /// A positive magnitude near `typical` (often exactly it), or a hostile value.
@@ -230,7 +223,6 @@ public:
     }
     /// A count that keeps `value` unless a hostile draw replaces it.
     std::int64_t keep(std::int64_t value) { return hostile() ? hostile_count() : value; }
-    std::int32_t keep32(std::int32_t value) { return hostile() ? hostile_count32() : value; }
     double keep_real(double value) { return hostile() ? hostile_double() : value; }
     template <class Q>
     Q keep_q(const Q& q) {

@@ -203,7 +203,7 @@ inline gpucalc::runtime_overhead overhead(generator& g) {
 inline gpucalc::link_spec link(generator& g, gpucalc::link_spec l) {
     l.per_direction = g.keep_q(l.per_direction);
     l.latency = g.keep_q(l.latency);
-    l.span = g.keep32(l.span);
+    l.span = g.keep(l.span);
     l.collective_efficiency = g.hostile() ? g.fraction(1.0) : l.collective_efficiency;
     l.base_latency = g.keep_q(l.base_latency);
     return l;
@@ -235,8 +235,8 @@ inline gpucalc::gpu_spec gpu(generator& g, int which = 0) {
         if (g.hostile()) {
             gpucalc::mig_profile& p = table[g.r.below(static_cast<std::uint64_t>(s.mig_count))];
             p.memory = g.keep_q(p.memory);
-            p.compute_slices = g.keep32(p.compute_slices);
-            p.max_instances = g.keep32(p.max_instances);
+            p.compute_slices = g.keep(p.compute_slices);
+            p.max_instances = g.keep(p.max_instances);
         }
     }
     if (g.coin(0.1)) s.memory = g.q<gpucalc::data_size>(typical::memory);
@@ -249,13 +249,13 @@ inline gpucalc::gpu_spec gpu(generator& g, int which = 0) {
                                    &s.dense_peak.int4, &s.dense_peak.fp4};
     for (gpucalc::flop_rate* p : peaks) *p = g.keep_q(*p);
     s.tdp = g.keep_q(s.tdp);
-    s.multiprocessors = g.keep32(s.multiprocessors);
+    s.multiprocessors = g.keep(s.multiprocessors);
     s.scale_up = link(g, s.scale_up);
     s.host = link(g, s.host);
     // A count past the profiles, or without any. Not in the threaded sweep, where a read past
     // the table would make answers nondeterministic (today's library reads it).
     if (g.mode == profile::contract) {
-        s.mig_count = g.keep32(s.mig_count);
+        s.mig_count = g.keep(s.mig_count);
         if (g.hostile()) s.mig = nullptr;
     }
     return s;
@@ -264,8 +264,8 @@ inline gpucalc::gpu_spec gpu(generator& g, int which = 0) {
 inline gpucalc::node node(generator& g) {
     gpucalc::node n{};
     n.gpu = gpu(g);
-    static constexpr std::int32_t sizes[] = {8, 8, 8, 4, 2, 1, 72};
-    n.gpus_per_node = g.keep32(g.one_of(sizes));
+    static constexpr std::int64_t sizes[] = {8, 8, 8, 4, 2, 1, 72};
+    n.gpus_per_node = g.keep(g.one_of(sizes));
     if (g.coin(0.2)) n.intra_node = link(g);
     return n;
 }
@@ -273,10 +273,10 @@ inline gpucalc::node node(generator& g) {
 inline gpucalc::cluster cluster(generator& g) {
     gpucalc::cluster c{};
     c.node = node(g);
-    static constexpr std::int32_t counts[] = {1, 1, 2, 4, 16, 128, 1024};
-    c.nodes = g.keep32(g.one_of(counts));
+    static constexpr std::int64_t counts[] = {1, 1, 2, 4, 16, 128, 1024};
+    c.nodes = g.keep(g.one_of(counts));
     c.inter_node = link(g, g.coin(0.8) ? gpucalc::catalog::infiniband_ndr : gpucalc::link_spec{});
-    c.nics_per_node = g.keep32(8);
+    c.nics_per_node = g.keep(8);
     return c;
 }
 
@@ -657,11 +657,11 @@ inline gpucalc::cluster step_cluster(generator& g, const gpucalc::training_strat
         p.context_parallel < small) {
         const std::int64_t gpus = p.tensor * p.pipeline * p.data * p.context_parallel;
         if (gpus <= std::int64_t{8} * 4096) {
-            static constexpr std::int32_t sizes[] = {8, 8, 8, 8, 4, 16, 36, 72};
-            const std::int32_t node_gpus = g.one_of(sizes);
-            static constexpr std::int32_t idle[] = {0, 0, 0, 0, 1, 3};
+            static constexpr std::int64_t sizes[] = {8, 8, 8, 8, 4, 16, 36, 72};
+            const std::int64_t node_gpus = g.one_of(sizes);
+            static constexpr std::int64_t idle[] = {0, 0, 0, 0, 1, 3};
             c.node.gpus_per_node = node_gpus;
-            c.nodes = g.keep32(static_cast<std::int32_t>((gpus + node_gpus - 1) / node_gpus) +
+            c.nodes = g.keep(static_cast<std::int64_t>((gpus + node_gpus - 1) / node_gpus) +
                                g.one_of(idle));
             // Several nodes need a scale-out link: give them one nearly always.
             if (c.nodes > 1 && g.coin(0.9)) c.inter_node = link(g, gpucalc::catalog::infiniband_ndr);

@@ -55,12 +55,6 @@ inline std::string int_literal(std::int64_t v) {
     return std::to_string(v);
 }
 
-inline std::string int32_literal(std::int32_t v) {
-    if (v == std::numeric_limits<std::int32_t>::max()) return "INT32_MAX";
-    if (v == std::numeric_limits<std::int32_t>::min()) return "INT32_MIN";
-    return std::to_string(v);
-}
-
 inline std::string string_literal(std::string_view s) {
     std::string text = "\"";
     for (char c : s) {
@@ -368,7 +362,7 @@ bool same_value(const T& a, const T& b);
 /// The C++ expression for a leaf value.
 inline std::string leaf(printer&, double v) { return double_literal(v); }
 inline std::string leaf(printer&, std::int64_t v) { return int_literal(v); }
-inline std::string leaf(printer&, std::int32_t v) { return int32_literal(v); }
+inline std::string leaf(printer&, int v) { return std::to_string(v); }
 inline std::string leaf(printer&, std::uint32_t v) { return std::to_string(v) + "U"; }
 inline std::string leaf(printer&, bool v) { return v ? "true" : "false"; }
 inline std::string leaf(printer&, std::string_view v) { return string_literal(v); }
@@ -394,8 +388,8 @@ inline std::string leaf(printer& p, const gpucalc::mig_profile* mig) {
     p.line("// The caller's table: exactly gpucalc::max_mig_profiles profiles.");
     p.line("static const gpucalc::mig_profile " + name + "[gpucalc::max_mig_profiles] = {");
     for (int i = 0; i < gpucalc::max_mig_profiles; ++i) {
-        p.line("    {" + string_literal(mig[i].name) + ", " + int32_literal(mig[i].compute_slices) +
-               ", " + leaf(p, mig[i].memory) + ", " + int32_literal(mig[i].max_instances) + "},");
+        p.line("    {" + string_literal(mig[i].name) + ", " + int_literal(mig[i].compute_slices) +
+               ", " + leaf(p, mig[i].memory) + ", " + int_literal(mig[i].max_instances) + "},");
     }
     p.line("};");
     return name;

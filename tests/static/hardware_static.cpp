@@ -5,6 +5,9 @@
 #include <gpucalc/catalog/links.hpp>
 #include <gpucalc/precision.hpp>
 
+#include <cstdint>
+#include <type_traits>
+
 namespace {
 using namespace gpucalc;
 using namespace gpucalc::literals;
@@ -59,7 +62,7 @@ static_assert(checked_pod.spec().node.gpu == cat::h100_sxm, "a copy of what was 
 
 // The intra-node link, derived: NVSwitch joins an HGX board's 8 GPUs; NVLink bridges join
 // pairs, so 8 PCIe cards talk over PCIe.
-constexpr node node_of(const gpu_spec& gpu, std::int32_t gpus) {
+constexpr node node_of(const gpu_spec& gpu, std::int64_t gpus) {
     node n{};
     n.gpu = gpu;
     n.gpus_per_node = gpus;
@@ -74,6 +77,22 @@ static_assert(approx_equal(bus_bandwidth(cat::nvlink4), 0.82 * 450.0_GB_per_s), 
 // A GPU is cheap to copy: its MIG table stays in the catalog (432 bytes on LP64 when it did not).
 static_assert(sizeof(gpu_spec) <= 256, "no profile table inside a gpu_spec");
 static_assert(cat::h100_sxm == cat::h100_sxm && cat::h100_pcie != cat::h100_sxm, "value equality");
+
+// Counts are one integer type, 64-bit, everywhere: a cluster sized from a 64-bit GPU count
+// needs no cast (under -Wconversion -Werror a narrower field would not compile).
+constexpr cluster of_gpus(std::int64_t gpus) {
+    cluster c{};
+    c.node.gpus_per_node = 8;
+    c.nodes = gpus / c.node.gpus_per_node;
+    c.nics_per_node = c.node.gpus_per_node;
+    return c;
+}
+static_assert(of_gpus(1024).nodes == 128, "1,024 GPUs on 8-GPU nodes");
+static_assert(std::is_same<decltype(cluster{}.nodes), std::int64_t>::value &&
+                  std::is_same<decltype(node{}.gpus_per_node), std::int64_t>::value &&
+                  std::is_same<decltype(instance_spec{}.gpus), std::int64_t>::value &&
+                  std::is_same<decltype(link_spec{}.span), std::int64_t>::value,
+              "64-bit counts");
 
 #if __cplusplus >= 202002L
 // A user's own device, in designated initializers: NVIDIA L40S datasheet (dense figures are

@@ -17,14 +17,14 @@ using namespace gpucalc::literals;
 namespace cat = gpucalc::catalog;
 
 namespace {
-node node_of(const gpu_spec& gpu, std::int32_t gpus) {
+node node_of(const gpu_spec& gpu, std::int64_t gpus) {
     node n{};
     n.gpu = gpu;
     n.gpus_per_node = gpus;
     return n;
 }
 
-cluster cluster_of(const gpu_spec& gpu, std::int32_t gpus_per_node, std::int32_t nodes) {
+cluster cluster_of(const gpu_spec& gpu, std::int64_t gpus_per_node, std::int64_t nodes) {
     cluster c{};
     c.node = node_of(gpu, gpus_per_node);
     c.nodes = nodes;
@@ -94,11 +94,11 @@ TEST_CASE("intra-node link: the scale-up link only where its span covers the nod
 
 TEST_CASE("checked cluster: the two paths agree bit for bit") {
     SUBCASE("every catalog GPU, node size and node count") {
-        const std::int32_t node_sizes[] = {1, 2, 4, 8, 72};
-        const std::int32_t node_counts[] = {1, 2, 16, 1024};
+        const std::int64_t node_sizes[] = {1, 2, 4, 8, 72};
+        const std::int64_t node_counts[] = {1, 2, 16, 1024};
         for (const gpu_spec* gpu : cat::all_gpus) {
-            for (std::int32_t gpus : node_sizes) {
-                for (std::int32_t nodes : node_counts) {
+            for (std::int64_t gpus : node_sizes) {
+                for (std::int64_t nodes : node_counts) {
                     CAPTURE(std::string(gpu->name));
                     CAPTURE(gpus);
                     CAPTURE(nodes);
@@ -115,7 +115,7 @@ TEST_CASE("checked cluster: the two paths agree bit for bit") {
     }
     SUBCASE("random shapes, links and NIC counts") {
         std::mt19937 rng(20261122u);  // fixed seed: the same shapes on every run
-        std::uniform_int_distribution<std::int32_t> count(1, 512);
+        std::uniform_int_distribution<std::int64_t> count(1, 512);
         std::uniform_int_distribution<std::size_t> pick(0, cat::all_gpus.size() - 1);
         std::uniform_real_distribution<double> gbps(1.0, 3200.0);
         for (int trial = 0; trial < 500; ++trial) {

@@ -139,8 +139,8 @@ TEST_CASE("instances: the shapes the providers document") {
     struct shape {
         const instance_spec* instance;
         const gpu_spec* gpu;
-        std::int32_t gpus;
-        std::int32_t vcpus;
+        std::int64_t gpus;
+        std::int64_t vcpus;
         data_size host_memory;
     };
     const shape shapes[] = {

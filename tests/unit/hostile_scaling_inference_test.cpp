@@ -29,7 +29,7 @@ serving_setup layout(std::int64_t tp, std::int64_t pp, std::int64_t batch) {
     return s;
 }
 
-cluster hgx(std::int32_t nodes) {
+cluster hgx(std::int64_t nodes) {
     cluster c{};
     c.node.gpu = cat::h100_sxm;
     c.nodes = nodes;

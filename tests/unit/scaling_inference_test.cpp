@@ -34,7 +34,7 @@ serving_setup layout(std::int64_t tp, std::int64_t pp, std::int64_t batch,
 
 /// Nodes of 8 H100 SXM whose GPUs are joined by a made-up link: α = 1 µs, 100 GB/s each way,
 /// every byte useful, so the all-reduce is 2(n − 1) µs + 2(n − 1)/n × S ÷ 100 GB/s.
-checked_cluster test_node(std::int32_t nodes = 1) {
+checked_cluster test_node(std::int64_t nodes = 1) {
     cluster c{};
     c.node.gpu = cat::h100_sxm;
     c.node.intra_node = link_spec{"test link", 100.0_GB_per_s, 1.0_us, 0, 1.0};
@@ -48,7 +48,7 @@ double ring_by_hand(double n, double bytes) {
     return 2.0 * (n - 1.0) * 1e-6 + 2.0 * (n - 1.0) / n * bytes / 100e9;
 }
 
-checked_cluster hgx(std::int32_t nodes = 1) {
+checked_cluster hgx(std::int64_t nodes = 1) {
     cluster c{};
     c.node.gpu = cat::h100_sxm;
     c.nodes = nodes;

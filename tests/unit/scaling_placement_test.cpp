@@ -21,8 +21,8 @@ namespace cat = gpucalc::catalog;
 namespace {
 using algo = collective_algorithm;
 
-cluster make_cluster(const gpu_spec& gpu, std::int32_t nodes, const link_spec& network,
-                     std::int32_t nics = 8) {
+cluster make_cluster(const gpu_spec& gpu, std::int64_t nodes, const link_spec& network,
+                     std::int64_t nics = 8) {
     cluster c{};
     c.node.gpu = gpu;
     c.node.gpus_per_node = 8;
@@ -49,7 +49,7 @@ constexpr link_spec nic_test{"nic", 50.0_GB_per_s, 10.0_us, 0, 1.0};
 
 /// Nodes of 8 GPUs on intra_test, 8 (or `nics`) NICs of nic_test, and no host link, so that no
 /// PCIe cap applies unless a test sets one.
-cluster test_cluster(std::int32_t nodes, std::int32_t nics = 8) {
+cluster test_cluster(std::int64_t nodes, std::int64_t nics = 8) {
     cluster c = make_cluster(cat::h100_sxm, nodes, nic_test, nics);
     c.node.intra_node = intra_test;
     c.node.gpu.host = link_spec{};
@@ -342,7 +342,7 @@ TEST_CASE("multi-node InfiniBand: NVIDIA's published all-reduce figures") {
         // measured on 4 nodes of 8 GPU-NIC pairs. So the band is [365.84, 396] and the network,
         // not NVLink, binds: NVLink 4 carries only 7/8 of the ring's volume (369 GB/s of busbw
         // → a 421.7 GB/s limit), the NICs all of it at 8 × 47.9 GB/s (PCIe Gen5 under NDR).
-        for (std::int32_t nodes : {2, 4}) {
+        for (std::int64_t nodes : {2, 4}) {
             CAPTURE(nodes);
             const checked_cluster c = check(make_cluster(cat::h100_sxm, nodes, cat::infiniband_ndr));
             const placed_collective_estimate e =

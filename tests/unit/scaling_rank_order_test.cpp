@@ -39,7 +39,7 @@ void check_shape(const group_shape& s, std::int64_t ranks, std::int64_t nodes,
 
 /// `nodes` GB200 NVL72 racks: 72 GPUs a node on NVLink 5, InfiniBand NDR between racks, one NIC
 /// a GPU (NVIDIA's GB200 NVL72 reference: 72 ConnectX-7 400 Gb/s ports a rack).
-cluster nvl72(std::int32_t nodes) {
+cluster nvl72(std::int64_t nodes) {
     cluster c{};
     c.node.gpu = cat::gb200;
     c.node.gpus_per_node = 72;

@@ -29,7 +29,7 @@ namespace {
 bool any_fits(const checked_model& m, const cluster& pod, const training_job& job,
               const training_strategy& s, std::int64_t gpus) {
     cluster part = pod;
-    part.nodes = static_cast<std::int32_t>(gpus <= 8 ? 1 : gpus / 8);
+    part.nodes = static_cast<std::int64_t>(gpus <= 8 ? 1 : gpus / 8);
     const checked_cluster c = check(part);
     for (std::int64_t tp = 1; tp <= 8; ++tp) {
         for (std::int64_t pp = 1; pp <= m.spec().layers; ++pp) {

@@ -38,7 +38,7 @@ constexpr gpu_spec toy_gpu = [] {
     return g;
 }();
 
-cluster one_node(const gpu_spec& gpu, std::int32_t nodes = 1) {
+cluster one_node(const gpu_spec& gpu, std::int64_t nodes = 1) {
     cluster c{};
     c.node.gpu = gpu;
     c.node.gpus_per_node = 8;
@@ -64,7 +64,7 @@ double sum_of_terms(const training_step& r) {
         .value();
 }
 
-cluster h100_cluster(std::int32_t nodes) { return one_node(cat::h100_sxm, nodes); }
+cluster h100_cluster(std::int64_t nodes) { return one_node(cat::h100_sxm, nodes); }
 
 }  // namespace
 

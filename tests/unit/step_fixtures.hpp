@@ -30,7 +30,7 @@ inline constexpr gpucalc::transformer tiny = [] {
 }();
 
 /// `nodes` HGX H100 nodes (8 GPUs each) joined by InfiniBand NDR.
-inline gpucalc::cluster h100_nodes(std::int32_t nodes) {
+inline gpucalc::cluster h100_nodes(std::int64_t nodes) {
     gpucalc::cluster c{};
     c.node.gpu = gpucalc::catalog::h100_sxm;
     c.nodes = nodes;

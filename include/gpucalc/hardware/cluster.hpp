@@ -16,7 +16,7 @@ namespace gpucalc {
 /// GPUs in one server and the link between them.
 struct node {
     gpu_spec gpu{};
-    std::int32_t gpus_per_node = 8;
+    std::int64_t gpus_per_node = 8;
     /// The link between the node's GPUs, when set explicitly. Left empty (zero bandwidth, the
     /// default), it is derived from the GPU: see intra_node_link. Set it to describe a server
     /// the GPU's links do not, e.g. one whose NVLink bridges were left out.
@@ -41,7 +41,7 @@ constexpr link_spec intra_node_link_unchecked(const node& n) {
 /// - otherwise the GPU's host link: a ring over 8 PCIe cards crosses PCIe even where pairs of
 ///   them are bridged, so an 8 × A100 PCIe node gets PCIe Gen4, not the bridge's 300 GB/s.
 /// Empty when the GPU has neither link; check(cluster) rejects that for more than one GPU.
-/// Ranges: gpus_per_node in [1, 2^31); the three links as link_spec states (named
+/// Ranges: gpus_per_node in [1, 2^40]; the three links as link_spec states (named
 /// "intra_node.", "gpu.scale_up." and "gpu.host."), so the link returned is a valid one.
 constexpr link_spec intra_node_link(const node& n) {
     constexpr const char* function = "intra_node_link";
@@ -55,9 +55,9 @@ constexpr link_spec intra_node_link(const node& n) {
 /// Identical nodes joined by a scale-out network.
 struct cluster {
     gpucalc::node node{};
-    std::int32_t nodes = 1;
+    std::int64_t nodes = 1;
     link_spec inter_node{};         ///< one network interface, e.g. InfiniBand NDR 400 Gb/s
-    std::int32_t nics_per_node = 8; ///< rail-optimized fabrics give each GPU its own NIC
+    std::int64_t nics_per_node = 8; ///< rail-optimized fabrics give each GPU its own NIC
 };
 
 class checked_cluster;
@@ -111,18 +111,20 @@ constexpr checked_cluster check_cluster(const cluster& c, const char* function) 
                       "must be > 0 when nodes = ", static_cast<double>(c.nodes),
                       " (a scale-out link joins them)");
     }
-    const std::int64_t gpus = static_cast<std::int64_t>(c.nodes) * c.node.gpus_per_node;
-    if (gpus > largest_count) {
-        throw_invalid(function, "nodes x node.gpus_per_node", static_cast<double>(gpus), "",
-                      "must be <= 2^40");
+    // Both counts are at most 2^40, so their product is formed in double (exact below 2^53)
+    // and checked before it becomes an integer.
+    const double product = static_cast<double>(c.nodes) * static_cast<double>(c.node.gpus_per_node);
+    if (product > static_cast<double>(largest_count)) {
+        throw_invalid(function, "nodes x node.gpus_per_node", product, "", "must be <= 2^40");
     }
+    const std::int64_t gpus = c.nodes * c.node.gpus_per_node;
     const bandwidth network = static_cast<double>(c.nics_per_node) * c.inter_node.per_direction;
     return checked_cluster(c, gpus, intra_node, network);
 }
 }  // namespace detail
 
-/// Checks `c` once. Ranges: nodes, node.gpus_per_node and nics_per_node in [1, 2^31) (their
-/// type's range), and nodes × node.gpus_per_node at most 2^40; the GPU as check(gpu_spec) (its
+/// Checks `c` once. Ranges: nodes, node.gpus_per_node and nics_per_node in [1, 2^40], and
+/// nodes × node.gpus_per_node at most 2^40; the GPU as check(gpu_spec) (its
 /// fields named under "node.gpu."); every link as link_spec states; a link between the GPUs of
 /// a node of more than one (set or derived), and a scale-out link between more than one node.
 /// The handle it returns carries the derived values, so the overloads below taking it check
@@ -157,8 +159,8 @@ struct instance_spec {
     std::string_view provider{};  ///< "AWS", "Google Cloud", "Azure"
     std::string_view name{};      ///< the provider's name for the shape, e.g. "p5.48xlarge"
     gpu_spec gpu{};
-    std::int32_t gpus = 1;
-    std::int32_t vcpus = 0;
+    std::int64_t gpus = 1;
+    std::int64_t vcpus = 0;
     data_size host_memory{};
     bandwidth network{};          ///< the instance's total scale-out bandwidth, one direction
 };

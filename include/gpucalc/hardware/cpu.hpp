@@ -26,8 +26,8 @@ inline constexpr double hertz_per_gigahertz = 1e9;
 /// The most sockets, channels per socket and FLOPs per cycle a spec may state: bounds that keep
 /// every derived peak finite, far above any shipping part (8-socket Xeon servers, 12 DDR5
 /// channels a socket, 1,024 BF16 FLOPs a cycle from an AMX tile unit).
-inline constexpr std::int32_t max_cpu_sockets = 64;
-inline constexpr std::int32_t max_memory_channels = 1024;
+inline constexpr std::int64_t max_cpu_sockets = 64;
+inline constexpr std::int64_t max_memory_channels = 1024;
 inline constexpr double max_flops_per_cycle = 1e6;
 /// The clock and data-rate ranges a spec may state: [0.1, 10] GHz and [100, 20,000] MT/s, wide
 /// around every shipping part (server cores at 1.5–4 GHz, desktop at up to 6; DDR4-1600 to
@@ -50,8 +50,8 @@ inline constexpr double min_flops_per_cycle = 1e-6;
 /// A value type: a user's own CPU is a few designated initializers.
 struct cpu_spec {
     std::string_view name{};
-    std::int32_t sockets = 1;            ///< sockets the spec describes (a 2-socket server: 2)
-    std::int32_t cores = 0;              ///< physical cores per socket (threads do not add FLOPs)
+    std::int64_t sockets = 1;            ///< sockets the spec describes (a 2-socket server: 2)
+    std::int64_t cores = 0;              ///< physical cores per socket (threads do not add FLOPs)
     /// The clock every core sustains while all run vector or matrix code, in GHz. Vendors print
     /// a base and a boost clock, and some an all-core boost. The catalog takes the all-core
     /// boost where the vendor prints one and the core keeps its clock under AVX-512 (Zen 4),
@@ -65,7 +65,7 @@ struct cpu_spec {
     /// the core has no BF16 instructions (BF16 data then computes at the FP32 rate after a
     /// conversion; ask for the fp32 peak).
     double bf16_flops_per_cycle = 0.0;
-    std::int32_t memory_channels = 0;    ///< DDR channels per socket
+    std::int64_t memory_channels = 0;    ///< DDR channels per socket
     double memory_megatransfers = 0.0;   ///< each channel's data rate, MT/s (DDR5-4800: 4,800)
     power tdp{};                         ///< per socket; 0 when unknown
 };
@@ -85,7 +85,7 @@ namespace detail {
 /// check(cpu_spec)'s rules, reporting fields under `at` ("cpu.").
 constexpr void check(const cpu_spec& cpu, const field_path& at) {
     require_count_at(at, "sockets", cpu.sockets, max_cpu_sockets, "must be in [1, 64]");
-    require_count_at(at, "cores", cpu.cores, std::int32_t{1} << 20, "must be in [1, 2^20]");
+    require_count_at(at, "cores", cpu.cores, std::int64_t{1} << 20, "must be in [1, 2^20]");
     require_in_range_at(at, "vector_clock_ghz", cpu.vector_clock_ghz, min_clock_ghz,
                         max_clock_ghz, false, "GHz", "must be in [0.1, 10] GHz");
     require_in_range_at(at, "fp32_flops_per_cycle", cpu.fp32_flops_per_cycle,

@@ -33,9 +33,9 @@ struct peak_rates {
 /// One Multi-Instance GPU profile, e.g. 3g.40gb: 3 of 7 compute slices and its memory.
 struct mig_profile {
     std::string_view name;
-    std::int32_t compute_slices = 0;  ///< of the GPU's 7
+    std::int64_t compute_slices = 0;  ///< of the GPU's 7
     data_size memory;                 ///< the memory the profile's name gives (zero by default)
-    std::int32_t max_instances = 0;   ///< how many fit on one GPU
+    std::int64_t max_instances = 0;   ///< how many fit on one GPU
 };
 
 /// Two profiles are equal when every field is.
@@ -47,7 +47,7 @@ constexpr bool operator!=(const mig_profile& a, const mig_profile& b) { return !
 
 /// The most MIG profiles a spec may list: a bound on `mig_count`, well above the 6–7 GPU
 /// instance profiles the NVIDIA MIG user guide lists for any one GPU.
-inline constexpr std::int32_t max_mig_profiles = 16;
+inline constexpr std::int64_t max_mig_profiles = 16;
 
 /// One accelerator's datasheet facts. A value type, cheap to copy (no profile table inside):
 /// a user's own device is a few designated initializers, and copies of it compare equal.
@@ -63,11 +63,11 @@ struct gpu_spec {
     /// static tables are. The storage must outlive the spec, as a name's characters must.
     /// Null (the default) when the device has no MIG.
     const mig_profile* mig = nullptr;
-    std::int32_t mig_count = 0;    ///< how many profiles `mig` points to
+    std::int64_t mig_count = 0;    ///< how many profiles `mig` points to
     /// Streaming multiprocessors (compute units): a GEMM's tiles run in waves of this many
     /// (NVIDIA, Matrix Multiplication Background User's Guide, §3.2 wave quantization). 0 when
     /// unknown: the step-time model then leaves wave quantization out. In [0, 2^20].
-    std::int32_t multiprocessors = 0;
+    std::int64_t multiprocessors = 0;
 };
 
 namespace detail {
@@ -117,7 +117,7 @@ constexpr bool operator==(const gpu_spec& a, const gpu_spec& b) {
         (!detail::is_constant_evaluated() && (a.mig == nullptr || b.mig == nullptr))) {
         return false;
     }
-    for (std::int32_t i = 0; i < a.mig_count; ++i) {
+    for (std::int64_t i = 0; i < a.mig_count; ++i) {
         if (a.mig[i] != b.mig[i]) return false;
     }
     return true;
@@ -207,7 +207,7 @@ constexpr void check(const kernel_efficiency& e, const char* function) {
 /// Throws for MIG profile `i` of `gpu` breaking a rule, named "mig[i].member".
 [[noreturn]] GPUCALC_DETAIL_COLD inline void throw_bad_mig_profile(const gpu_spec& gpu,
                                                                    const field_path& at,
-                                                                   std::int32_t i) {
+                                                                   std::int64_t i) {
     const mig_profile& profile = gpu.mig[i];
     const auto field = [&](const char* member) {
         return path_text(at, "mig[") + std::to_string(i) + "]." + member;
@@ -259,7 +259,7 @@ constexpr void check(const gpu_spec& gpu, const field_path& at) {
                       static_cast<double>(gpu.mig_count), "",
                       "must be 0 when mig points to no profiles");
     }
-    for (std::int32_t i = 0; i < gpu.mig_count; ++i) {
+    for (std::int64_t i = 0; i < gpu.mig_count; ++i) {
         const mig_profile& profile = gpu.mig[i];
         if (!(profile.memory.value() >= smallest_input && profile.memory <= gpu.memory &&
               profile.compute_slices >= 1 && profile.compute_slices <= 7 &&
@@ -276,7 +276,7 @@ constexpr void check(const gpu_spec& gpu, const field_path& at) {
 /// 1e30 FLOP/s]; tdp 0 or in [1e-30 W, 1e15 W]; each link as link_spec states; mig_count in
 /// [0, max_mig_profiles], and 0 when mig is null; multiprocessors in [0, 2^20]; each MIG
 /// profile's memory in [1e-30 B, the device's memory], compute_slices in [1, 7],
-/// max_instances in [1, 2^31).
+/// max_instances in [1, 2^40].
 constexpr void check(const gpu_spec& gpu) {
     detail::check(gpu, detail::field_path{"check(gpu_spec)"});
 }

@@ -30,7 +30,7 @@ struct link_spec {
     /// 2 for an NVLink bridge, 8 for the NVSwitches of an HGX board, 72 for a GB200 NVL72 rack.
     /// 0 (the default) for a link that is not a GPU-to-GPU domain (a host link, a NIC) or whose
     /// reach is unknown; such a link is never taken as a node's intra-node link by default.
-    std::int32_t span = 0;
+    std::int64_t span = 0;
     /// The fraction of per_direction that collectives reach: nccl-tests' bus bandwidth
     /// ("busbw", doc/PERFORMANCE.md) over the link's bandwidth, in (0, 1]. 1 (the default) is the
     /// ideal, for a link whose per_direction is already a measured bus bandwidth; the catalog's

@@ -276,7 +276,7 @@ constexpr const mig_profile* smallest_mig_profile(const gpu_spec& gpu, data_size
                               "must be 0 when gpu.mig points to no profiles");
     }
     const mig_profile* best = nullptr;
-    for (std::int32_t i = 0; i < gpu.mig_count; ++i) {
+    for (std::int64_t i = 0; i < gpu.mig_count; ++i) {
         const mig_profile& p = gpu.mig[static_cast<std::size_t>(i)];
         detail::require_positive(function, "gpu.mig.memory", p.memory);
         if (!detail::verdict_unchecked(required, p.memory, headroom).ok) continue;

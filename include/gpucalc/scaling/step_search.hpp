@@ -154,7 +154,7 @@ GPUCALC_DETAIL_INLINE constexpr fitting_step smallest_fitting_of(const checked_m
         r.largest_gpus_tried = n;
         cluster part = c.spec();
         const std::int64_t nodes = n <= node_gpus ? 1 : n / node_gpus;
-        part.nodes = static_cast<std::int32_t>(nodes);
+        part.nodes = nodes;
         const checked_cluster sub = check_cluster(part, function);
         if (fastest_fitting_at(cm, sub, job, s, a, n, r, function)) {
             r.found = true;

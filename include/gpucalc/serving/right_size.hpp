@@ -370,7 +370,7 @@ inline right_size_recommendation right_size(const deployment_measurements& measu
     double best_share = 1.0;
     double best_gpus = static_cast<double>(m.replicas);
     if (m.gpus_per_replica == 1 && m.peak_memory_per_gpu > data_size{}) {
-        for (std::int32_t i = 0; i < m.gpu.mig_count; ++i) {
+        for (std::int64_t i = 0; i < m.gpu.mig_count; ++i) {
             const mig_profile& p = m.gpu.mig[i];
             if (p.max_instances < 1) continue;
             // The slice's share of the GPU: its compute slices of 7, or its memory (and so its
