@@ -12,7 +12,7 @@ namespace gpucalc {
 
 /// Thrown when a caller breaks a documented rule of a function's input.
 /// The message always names the function, the field, the value and the rule, e.g.
-/// "training_memory: tensor_parallel = 3 must divide attention heads = 32".
+/// "training_memory_per_gpu: parallel.tensor = 3 must divide attention heads = 32".
 /// A valid question whose answer is "no" (a job that does not fit, a breakeven never reached)
 /// never throws; it gets an explicit result instead.
 ///

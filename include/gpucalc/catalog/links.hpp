@@ -269,13 +269,13 @@ inline constexpr link_spec ethernet_400g_roce = [] {
 namespace load_paths {
 
 /// Host memory to one GPU over PCIe Gen4 x16: 25 GB/s, measured host-to-device copies on an
-/// A100 SXM4 at 0.5–1 GiB buffers (nvbandwidth host_to_device_memcpy_sm, NVIDIA/nvbandwidth
-/// issue 42, July 2025); the link's line rate is 16 GT/s × 16 × 128/130 ÷ 8 = 31.5 GB/s each
+/// A100 SXM4 at 0.5–1 GiB buffers (nvbandwidth host_to_device_memcpy_sm,
+/// github.com/NVIDIA/nvbandwidth/issues/42, July 2025); the link's line rate is 16 GT/s × 16 × 128/130 ÷ 8 = 31.5 GB/s each
 /// way (PCI Express Base Specification 4.0). Uncertain: 16.5–25 GB/s by buffer size.
 inline constexpr load_path host_memory_pcie_gen4{make<gigabytes_per_second>(25.0), true};
 /// Host memory to one GPU over PCIe Gen5 x16: 50 GB/s. Uncertain: measured copies on H100 span
-/// 35 GB/s (SM copies) to 55.6 GB/s (copy engine) (NVIDIA/nvbandwidth issue 24, September
-/// 2024); the line rate is 63.0 GB/s each way (PCI Express Base Specification 5.0).
+/// 35 GB/s (SM copies) to 55.6 GB/s (copy engine) (github.com/NVIDIA/nvbandwidth/issues/24,
+/// September 2024); the line rate is 63.0 GB/s each way (PCI Express Base Specification 5.0).
 inline constexpr load_path host_memory_pcie_gen5{make<gigabytes_per_second>(50.0), true};
 /// One data-center NVMe drive on PCIe 4.0 x4: 6.5 GB/s sequential read (Samsung PM9A3 U.2,
 /// Samsung's launch announcement, May 2020), shared by the replica's GPUs.

@@ -18,9 +18,10 @@ namespace gpucalc {
 // constexpr, except usl_peak, whose N* needs std::sqrt.
 
 /// A 75 % scaling efficiency (6× on 8 GPUs): the practitioners' rule of thumb for scaling that
-/// is good (issue 14: "a 6× speedup on 8 GPUs (75 %) is considered good").
+/// is good ("a 6× speedup on 8 GPUs is considered good"; a convention gpucalc adopts, not a
+/// measurement).
 inline constexpr double good_scaling_efficiency = 0.75;
-/// Below 60 % the extra GPUs are wasted money (the same rule of thumb, issue 14).
+/// Below 60 % the extra GPUs are wasted money (the same rule of thumb).
 inline constexpr double wasteful_scaling_efficiency = 0.60;
 
 /// The USL's two coefficients (Gunther 1993, "A simple capacity model of massively parallel
