@@ -4,9 +4,11 @@
 // "no answer" flagged in the same result.
 #include <gpucalc/catalog/gpus.hpp>
 #include <gpucalc/catalog/models.hpp>
+#include <gpucalc/catalog/prices.hpp>
 #include <gpucalc/cost.hpp>
 #include <gpucalc/literals.hpp>
 #include <gpucalc/roofline.hpp>
+#include <gpucalc/serving/demand.hpp>
 #include <gpucalc/testing.hpp>
 
 #include <doctest/doctest.h>
@@ -157,7 +159,14 @@ TEST_CASE("at the edges of every stated range the answers are finite") {
                         CHECK((is_finite(b.utilization) || b.owning_never_pays));
                         CHECK((is_finite(b.payback) || !b.pays_back));
                         CHECK(is_finite(b.owned_at_full));
-                        CHECK(is_finite(owned_price(o, u)));
+                        // owned_price's answer is a price other functions take, so it
+                        // must be one: here, on 1e-30 of a GPU, it is far past $1e9/GPU·h,
+                        // and owned_price says so under its own name.
+                        CHECK_THROWS_WITH_AS(owned_price(o, u),
+                                             doctest::Contains("owned_price: (capital + "
+                                                               "operations + power) / "
+                                                               "(utilization * gpus) = "),
+                                             invalid_input);
                         CHECK(is_finite(owning_npv(o, u)));
                         CHECK(is_finite(renting_npv(o, gpu_price::from_value(price), u)));
                     }
@@ -491,4 +500,98 @@ TEST_CASE("intra_node_link(node) returns a valid link or says which is not") {
                          invalid_input);
     n.gpus_per_node = 8;
     CHECK(intra_node_link(n) == cat::h100_sxm.scale_up);
+}
+
+// What one cost function returns, the next accepts. An independent fuzz run found
+// reserved_capacity returning a `space` that owning_cost and reserved_base_load reject; the same
+// pattern ran through every cost function whose answer is another's input. Each now refuses,
+// under its own name and with the expression of the caller's fields, the input whose answer
+// the next function would reject; just inside, the next function takes the answer.
+
+TEST_CASE("chained ranges: reserved_capacity's ownership is one owning_cost and the splits take") {
+    // The fuzz report's reproduction: on demand 1.2e-30 $/GPU·s at a 30 % discount is
+    // 0.7 × 1.2e-30 = 8.4e-31 $/s of `space`, which owning_cost and reserved_base_load rejected
+    // ("space must be 0 or at least 1e-30"), naming a field the caller never wrote.
+    reservation r{};
+    r.term = make<years>(1.0);
+    r.on_demand = gpu_price::from_value(1.2e-30);
+    r.discount = 0.3;
+    CHECK_THROWS_WITH_AS(reserved_capacity(r),
+                         "reserved_capacity: (1 - discount) * on_demand = 8.4e-31 USD/(GPU*s) must "
+                         "be 0 or at least 1e-30 USD/(GPU*s)",
+                         invalid_input);
+    // reserved_price(r, 1) is the same hourly price, and refuses the same reservation.
+    CHECK_THROWS_WITH_AS(reserved_price(r, 1.0),
+                         "reserved_price: (upfront / term + (1 - discount) * on_demand) / "
+                         "utilization = 8.4e-31 USD/(GPU*s) must be 0 or at least 1e-30 "
+                         "USD/(GPU*s)",
+                         invalid_input);
+    // Just inside: 0.5 × 2e-30 is exactly 1e-30 (halving a double is exact), the floor itself.
+    r.on_demand = gpu_price::from_value(2e-30);
+    r.discount = 0.5;
+    const ownership at_floor = reserved_capacity(r);
+    CHECK(at_floor.space.value() == 1e-30);
+    CHECK_NOTHROW(owning_cost(at_floor, 0.5));
+    const demand_step day[] = {{4.0_gpu, 8.0_h}, {1.0_gpu, 16.0_h}};
+    CHECK_NOTHROW(base_load_and_burst(day, at_floor, r.on_demand));
+    period_replicas per_hour[2]{};
+    per_hour[0].time = 2.0_h;
+    per_hour[0].autoscaled = 2;
+    per_hour[1].time = 22.0_h;
+    per_hour[1].autoscaled = 1;
+    CHECK_NOTHROW(reserved_base_load(per_hour, 1, at_floor, r.on_demand));
+    CHECK(in<usd_per_gpu_hour>(reserved_price(r, 1.0)) == approx(3600e-30));
+    // A free on-demand price gives no space charge: 0 is in range.
+    r.on_demand = gpu_price{};
+    CHECK(reserved_capacity(r).space.value() == 0.0);
+    CHECK_NOTHROW(owning_cost(reserved_capacity(r), 0.5));
+}
+
+TEST_CASE("chained ranges: a price a function returns is a price the next function takes") {
+    const gpu_time hour = 1.0_gpu_hours;
+    // discounted: 0.7 × 1.2e-30 = 8.4e-31 $/GPU·s, below every price input's 1e-30 floor.
+    CHECK_THROWS_WITH_AS(discounted(gpu_price::from_value(1.2e-30), 0.3),
+                         "discounted: (1 - discount) * list = 8.4e-31 USD/(GPU*s) must be 0 or at "
+                         "least 1e-30 USD/(GPU*s)",
+                         invalid_input);
+    CHECK_NOTHROW(job_cost(hour, discounted(gpu_price::from_value(2e-30), 0.5)));
+    // per_gpu: 1e-30 $/s over 8 GPUs is 1.25e-31 $/GPU·s; $1e9/h over half a GPU is
+    // $2e9/GPU·h, twice the largest price.
+    CHECK_THROWS_WITH_AS(per_gpu(cost_rate::from_value(1e-30), 8.0_gpu),
+                         "per_gpu: instance / gpus = 1.25e-31 USD/(GPU*s) must be 0 or at least "
+                         "1e-30 USD/(GPU*s)",
+                         invalid_input);
+    CHECK_THROWS_WITH_AS(per_gpu(make<usd_per_hour>(1e9), 0.5_gpu),
+                         "per_gpu: instance / gpus = $2,000,000,000/GPU\xC2\xB7h must be at most "
+                         "$1e9/GPU\xC2\xB7h",
+                         invalid_input);
+    CHECK_NOTHROW(job_cost(hour, per_gpu(make<usd_per_hour>(1e9), 1.0_gpu)));
+    CHECK_NOTHROW(job_cost(hour, per_gpu(cost_rate::from_value(8e-30), 8.0_gpu)));
+    // with_premium: a 100 % premium doubles $1e9/GPU·h.
+    CHECK_THROWS_WITH_AS(with_premium(make<usd_per_gpu_hour>(1e9), 1.0),
+                         "with_premium: (1 + premium) * raw = $2,000,000,000/GPU\xC2\xB7h must be "
+                         "at most $1e9/GPU\xC2\xB7h",
+                         invalid_input);
+    CHECK_NOTHROW(job_cost(hour, with_premium(make<usd_per_gpu_hour>(5e8), 1.0)));
+    // reserved_price: $1e9/GPU·h on demand, used half the term, is $2e9 per used GPU-hour.
+    reservation r{};
+    r.on_demand = make<usd_per_gpu_hour>(1e9);
+    CHECK_THROWS_WITH_AS(reserved_price(r, 0.5),
+                         "reserved_price: (upfront / term + (1 - discount) * on_demand) / "
+                         "utilization = $2,000,000,000/GPU\xC2\xB7h must be at most "
+                         "$1e9/GPU\xC2\xB7h",
+                         invalid_input);
+    CHECK_NOTHROW(job_cost(hour, reserved_price(r, 1.0)));
+    // owned_price: one GPU whose $8.76e12 capex is depreciated over a 365-day year costs
+    // $1e9 an hour; used half the time, $2e9 per used GPU-hour.
+    ownership o{};
+    o.capex = make<usd>(8.76e12);
+    o.service_life = make<years>(1.0);
+    o.gpus = 1.0_gpu;
+    CHECK_THROWS_WITH_AS(owned_price(o, 0.5),
+                         "owned_price: (capital + operations + power) / (utilization * gpus) = "
+                         "$2,000,000,000/GPU\xC2\xB7h must be at most $1e9/GPU\xC2\xB7h",
+                         invalid_input);
+    CHECK(in<usd_per_gpu_hour>(owned_price(o, 1.0)) == approx(1e9));
+    CHECK_NOTHROW(job_cost(hour, owned_price(o, 1.0)));
 }
