@@ -595,3 +595,46 @@ TEST_CASE("chained ranges: a price a function returns is a price the next functi
     CHECK(in<usd_per_gpu_hour>(owned_price(o, 1.0)) == approx(1e9));
     CHECK_NOTHROW(job_cost(hour, owned_price(o, 1.0)));
 }
+
+TEST_CASE("chained ranges: a checkpoint interval a function returns is one spot_cost takes") {
+    spot_job j{};
+    j.work = 100.0_h;
+    j.gpus = 8.0_gpu;
+    j.on_demand = 2.0_usd_per_gpu_hour;
+    // Young: sqrt(2 × 1e6 × 1e6) years = 1,414,213.56 years, past the longest duration.
+    CHECK_THROWS_WITH_AS(young_interval(make<years>(1e6), make<years>(1e6)),
+                         "young_interval: sqrt(2 * checkpoint_time * mean_time_between_preemptions)"
+                         " = 1414213.5623731 years must be at most 1e6 years",
+                         invalid_input);
+    j.checkpoint_time = make<years>(7e5);
+    j.mean_time_between_preemptions = make<years>(7e5);
+    j.interval = young_interval(j.checkpoint_time, j.mean_time_between_preemptions);
+    CHECK(in<years>(j.interval) == approx(7e5 * std::sqrt(2.0)));
+    CHECK_NOTHROW(spot_cost(j));
+    // Daly, Eq. 37, at δ = M = 1e-30 s: with x = δ/2M = 1/2, τ = 2M·(√x − 2x/3 + x^1.5/9)
+    // (the bracket times √(2δM) = 2M√x, less δ = 4Mx/2), worked by hand: 2e-30 × (0.7071068 −
+    // 0.3333333 + 0.0392837) = 8.2611e-31 s, below the shortest duration.
+    CHECK_THROWS_WITH_AS(daly_interval(make<seconds>(1e-30), make<seconds>(1e-30)),
+                         "daly_interval: Daly's interval for checkpoint_time and "
+                         "mean_time_between_preemptions = 8.26114315838267e-31 s must be at "
+                         "least 1e-30 s",
+                         invalid_input);
+    // spot_cost with interval 0 uses the same interval, and its estimate hands it back.
+    j.checkpoint_time = make<seconds>(1e-30);
+    j.mean_time_between_preemptions = make<seconds>(1e-30);
+    j.interval = duration{};
+    CHECK_THROWS_WITH_AS(spot_cost(j),
+                         "spot_cost: Daly's interval for checkpoint_time and "
+                         "mean_time_between_preemptions = 8.26114315838267e-31 s must be at "
+                         "least 1e-30 s",
+                         invalid_input);
+    // Twice as long, the interval is 1.65e-30 s: in range, and spot_cost takes it back.
+    j.checkpoint_time = make<seconds>(2e-30);
+    j.mean_time_between_preemptions = make<seconds>(2e-30);
+    const duration tau = daly_interval(j.checkpoint_time, j.mean_time_between_preemptions);
+    CHECK(in<seconds>(tau) == approx(2.0 * 8.26114315838267e-31));
+    const spot_estimate chosen = spot_cost(j);
+    CHECK(chosen.interval == tau);
+    j.interval = chosen.interval;
+    CHECK_NOTHROW(spot_cost(j));
+}
