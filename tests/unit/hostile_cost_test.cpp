@@ -638,3 +638,24 @@ TEST_CASE("chained ranges: a checkpoint interval a function returns is one spot_
     j.interval = chosen.interval;
     CHECK_NOTHROW(spot_cost(j));
 }
+
+TEST_CASE("chained ranges: job_energy's energy is one emissions takes; a rack's power, job_energy") {
+    // 1e-20 W for 1e-20 s is 1e-40 J; 1e15 W for a million years at PUE 1e6 is 3.1536e34 J.
+    CHECK_THROWS_WITH_AS(job_energy(make<watts>(1e-20), make<seconds>(1e-20), 1.0),
+                         "job_energy: pue * it_power * time = 1e-40 J must be 0 or at least "
+                         "1e-30 J",
+                         invalid_input);
+    CHECK_THROWS_WITH_AS(job_energy(make<watts>(1e15), make<years>(1e6), 1e6),
+                         "job_energy: pue * it_power * time = 3.1536e+34 J must be at most 1e30 J",
+                         invalid_input);
+    CHECK_NOTHROW(emissions(job_energy(make<watts>(1e-15), make<seconds>(1e-15), 1.0),
+                            cat::grid::us_2023_direct));
+    CHECK_NOTHROW(emissions(job_energy(make<watts>(1e15), make<years>(1.0), 1.25),
+                            cat::grid::us_2023_direct));
+    // 2^20 servers of 1e12 W are 1.048576e18 W, past the largest power, 1e15 W.
+    CHECK_THROWS_WITH_AS(rack_power(std::int64_t{1} << 20, make<watts>(1e12)),
+                         "rack_power: servers_per_rack * per_server = 1048576000 GW must be at "
+                         "most 1e15 W",
+                         invalid_input);
+    CHECK_NOTHROW(job_energy(rack_power(1000, make<watts>(1e12)).per_rack, 1.0_h));
+}
