@@ -226,6 +226,23 @@ TEST_CASE("spot: with preemptions a million years apart the wall time is the wor
     CHECK(e.spot_cost > 0.0_usd);
 }
 
+TEST_CASE("spot: with rare preemptions and a tiny checkpoint the wall time is never below the work") {
+    // Found by the fuzz run (seed 1, --only spot_cost, call 41933): 100 h of work, M = 4.88 h,
+    // a 1e-30 s checkpoint. Daly's interval is then sqrt(2δM) = 1.87e-13 s, x = (τ + δ)/M is
+    // 1.07e-17, and Eq. 20's product M·(e^x − 1)·T_s/τ, exactly T_s·(1 + 5e-18 + ...) > T_s,
+    // rounded to 359,999.99999999994 s, an ulp below the work: overhead −1.1e-16.
+    spot_job j{};
+    j.work = make<seconds>(360000.0);
+    j.gpus = 8.0_gpu;
+    j.on_demand = 2.99_usd_per_gpu_hour;
+    j.mean_time_between_preemptions = make<seconds>(17572.18130788988);
+    j.checkpoint_time = make<seconds>(1e-30);
+    const spot_estimate e = spot_cost(j);
+    CHECK(e.wall_time >= j.work);
+    CHECK(e.overhead >= 0.0);
+    CHECK(e.wall_time.value() == approx(360000.0));
+}
+
 TEST_CASE("a denormal cost of capital gives straight-line depreciation, not a jump") {
     // 5.5 years: n·r for the smallest denormal r rounds to 5 or 6 times it, so the direct
     // annuity (1 − (1 + r)^−n)/r read 5 or 6 years where the limit is 5.5.

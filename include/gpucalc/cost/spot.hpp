@@ -176,7 +176,12 @@ inline spot_estimate spot_cost(const spot_job& job) {
     const double x = (tau + delta) / m;
     const double failed_attempts = std::expm1(x);  // per segment: e^x − 1
     // expm1 keeps e^x − 1 exact when preemptions are rare (x ≪ 1), where exp(x) − 1 cancels.
-    e.wall_time = make<seconds>(m * std::exp(r / m) * failed_attempts * segments);
+    // Exactly, T_w ≥ T_s (e^{R/M} ≥ 1 and M·(e^x − 1) ≥ M·x = τ + δ > τ), but when preemptions
+    // are rare and δ ≪ τ the product rounds to within an ulp of T_s, and can land below it
+    // (T_s = 100 h, M = 4.9 h, δ = 1e-30 s gave T_s less an ulp): the wall time is at least
+    // the work it contains.
+    const double product = m * std::exp(r / m) * failed_attempts * segments;
+    e.wall_time = make<seconds>(product < ts ? ts : product);
     e.overhead = in<seconds>(e.wall_time) / ts - 1.0;
     e.preemptions = in<seconds>(e.wall_time) / m;
     e.checkpointing = make<seconds>(segments * delta);
