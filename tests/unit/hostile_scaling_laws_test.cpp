@@ -82,7 +82,7 @@ TEST_CASE("laws: kappa below 0, above 1, or positive below 1e-30") {
 namespace {
 /// The documented guarantee of usl_peak's best_gpus, checked with usl_capacity itself: when the
 /// peak exists and is not capped, C(best) >= C(best - 1) and C(best) >= C(best + 1) exactly as
-/// computed (neighbours in [1, 2^40]), best within 10 of N* (or 1 when N* < 1), and C(best)
+/// computed (neighbours in [1, 2^40]), best within 11 of N* (or 1 when N* < 1), and C(best)
 /// within 1e-15 of the highest capacity over whole counts.
 void check_peak_guarantee(const usl_parameters& p) {
     CAPTURE(p.contention);
@@ -96,7 +96,7 @@ void check_peak_guarantee(const usl_parameters& p) {
     CHECK(peak.capacity == at_best);
     if (best > 1) CHECK(at_best >= usl_capacity(p, best - 1));
     if (best < two_to_40) CHECK(at_best >= usl_capacity(p, best + 1));
-    CHECK((std::fabs(static_cast<double>(best) - peak.gpus) <= 10.0 ||
+    CHECK((std::fabs(static_cast<double>(best) - peak.gpus) <= 11.0 ||
            (best == 1 && peak.gpus < 1.0)));
     // The highest capacity over whole counts is at floor(N*) or ceil(N*) (C rises up to N* and
     // falls after it), worked out in long double (64-bit significand on x86-64: 2^11 times

@@ -63,7 +63,7 @@ struct throughput_peak {
     /// The whole count with the highest throughput: 1 when N* < 1; 2^40 when `capped` is true;
     /// otherwise a count near N* where the capacity as usl_capacity computes it is a local
     /// maximum, exactly: C(best) ≥ C(best − 1) and C(best) ≥ C(best + 1), for the neighbours in
-    /// [1, 2^40]. It is within 10 of N*, and C(best) is within 1e-15 (relative) of the highest
+    /// [1, 2^40]. It is within 11 of N*, and C(best) is within 1e-15 (relative) of the highest
     /// capacity over whole counts. Where neighbouring capacities differ by more than rounding
     /// it is floor(N*) or ceil(N*), the smaller on a tie; at κ below about 1e-20 the curve near
     /// N* is flat to rounding, and another count may compute an ulp higher (see usl_peak).
@@ -242,13 +242,15 @@ constexpr Throughput usl_throughput(const Throughput& single_gpu, const usl_para
 /// (N + 1)·D(N) − N·D(N + 1) = 1 − σ − κN(N + 1) for the USL denominator D), found by bisection,
 /// then moved to a local maximum of the capacities as computed: a tie with the count below goes
 /// to it, and then each step goes to a neighbour whose capacity computes strictly higher.
-/// Each capacity computes within 4 rounding units (4u, u = 2^-53) of its exact value
-/// (derived: the denominator's three roundings on positive terms, then the division); the
-/// bisection's count holds the exact maximum over whole counts; and each step raises the
-/// computed capacity by at least one ulp, more than u of it. So there are at most 8 steps
-/// (one more where the bisection's test rounds the wrong way on a near-tie of two small
-/// counts), best lies within 10 of N*, and its exact capacity within 8u < 1e-15 of the
-/// maximum. A strict C(best) > C(best − 1) is not promised: at tiny κ, where the curve is flat
+/// Bounds (derived): each capacity computes within 4 rounding units (4u, u = 2^-53) of its
+/// exact value (the denominator's three roundings on positive terms, then the division); the
+/// bisection's count, within 0.63 of N*, holds the exact maximum over whole counts, or, where
+/// its test (two roundings against 1 − σ) tips the wrong way on a near-tie, is a neighbour
+/// whose exact capacity is within 0.75u of it (at N ≥ 2; C(1) = 1 computes exactly); and each
+/// step raises the computed capacity by at least one ulp, more than u of it. Every computed
+/// value the climb can reach lies within 8.75u of the maximum above the bisection's, so there
+/// are at most 8 steps after the tie: best lies within 1.63 + 1 + 8 < 11 of N*, and its exact
+/// capacity within 8.75u < 1e-15 of the maximum. A strict C(best) > C(best − 1) is not promised: at tiny κ, where the curve is flat
 /// to rounding, 100,000 and more neighbouring counts can compute exactly equal capacities, and
 /// reaching the left end of such a run is no cheap search.
 /// Not constexpr (std::sqrt). Ranges: parameters as usl_parameters states.
