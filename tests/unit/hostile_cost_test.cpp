@@ -4,9 +4,11 @@
 // "no answer" flagged in the same result.
 #include <gpucalc/catalog/gpus.hpp>
 #include <gpucalc/catalog/models.hpp>
+#include <gpucalc/catalog/prices.hpp>
 #include <gpucalc/cost.hpp>
 #include <gpucalc/literals.hpp>
 #include <gpucalc/roofline.hpp>
+#include <gpucalc/serving/demand.hpp>
 #include <gpucalc/testing.hpp>
 
 #include <doctest/doctest.h>
@@ -157,7 +159,14 @@ TEST_CASE("at the edges of every stated range the answers are finite") {
                         CHECK((is_finite(b.utilization) || b.owning_never_pays));
                         CHECK((is_finite(b.payback) || !b.pays_back));
                         CHECK(is_finite(b.owned_at_full));
-                        CHECK(is_finite(owned_price(o, u)));
+                        // owned_price's answer is a price other functions take, so it
+                        // must be one: here, on 1e-30 of a GPU, it is far past $1e9/GPU·h,
+                        // and owned_price says so under its own name.
+                        CHECK_THROWS_WITH_AS(owned_price(o, u),
+                                             doctest::Contains("owned_price: (capital + "
+                                                               "operations + power) / "
+                                                               "(utilization * gpus) = "),
+                                             invalid_input);
                         CHECK(is_finite(owning_npv(o, u)));
                         CHECK(is_finite(renting_npv(o, gpu_price::from_value(price), u)));
                     }
@@ -215,6 +224,23 @@ TEST_CASE("spot: with preemptions a million years apart the wall time is the wor
     CHECK(e.lost_work > 0.0_s);
     CHECK(e.preemptions > 0.0);
     CHECK(e.spot_cost > 0.0_usd);
+}
+
+TEST_CASE("spot: with rare preemptions and a tiny checkpoint the wall time is never below the work") {
+    // Found by the fuzz run (seed 1, --only spot_cost, call 41933): 100 h of work, M = 4.88 h,
+    // a 1e-30 s checkpoint. Daly's interval is then sqrt(2δM) = 1.87e-13 s, x = (τ + δ)/M is
+    // 1.07e-17, and Eq. 20's product M·(e^x − 1)·T_s/τ, exactly T_s·(1 + 5e-18 + ...) > T_s,
+    // rounded to 359,999.99999999994 s, an ulp below the work: overhead −1.1e-16.
+    spot_job j{};
+    j.work = make<seconds>(360000.0);
+    j.gpus = 8.0_gpu;
+    j.on_demand = 2.99_usd_per_gpu_hour;
+    j.mean_time_between_preemptions = make<seconds>(17572.18130788988);
+    j.checkpoint_time = make<seconds>(1e-30);
+    const spot_estimate e = spot_cost(j);
+    CHECK(e.wall_time >= j.work);
+    CHECK(e.overhead >= 0.0);
+    CHECK(e.wall_time.value() == approx(360000.0));
 }
 
 TEST_CASE("a denormal cost of capital gives straight-line depreciation, not a jump") {
@@ -491,4 +517,162 @@ TEST_CASE("intra_node_link(node) returns a valid link or says which is not") {
                          invalid_input);
     n.gpus_per_node = 8;
     CHECK(intra_node_link(n) == cat::h100_sxm.scale_up);
+}
+
+// What one cost function returns, the next accepts. An independent fuzz run found
+// reserved_capacity returning a `space` that owning_cost and reserved_base_load reject; the same
+// pattern ran through every cost function whose answer is another's input. Each now refuses,
+// under its own name and with the expression of the caller's fields, the input whose answer
+// the next function would reject; just inside, the next function takes the answer.
+
+TEST_CASE("chained ranges: reserved_capacity's ownership is one owning_cost and the splits take") {
+    // The fuzz report's reproduction: on demand 1.2e-30 $/GPU·s at a 30 % discount is
+    // 0.7 × 1.2e-30 = 8.4e-31 $/s of `space`, which owning_cost and reserved_base_load rejected
+    // ("space must be 0 or at least 1e-30"), naming a field the caller never wrote.
+    reservation r{};
+    r.term = make<years>(1.0);
+    r.on_demand = gpu_price::from_value(1.2e-30);
+    r.discount = 0.3;
+    CHECK_THROWS_WITH_AS(reserved_capacity(r),
+                         "reserved_capacity: (1 - discount) * on_demand = 8.4e-31 USD/(GPU*s) must "
+                         "be 0 or at least 1e-30 USD/(GPU*s)",
+                         invalid_input);
+    // reserved_price(r, 1) is the same hourly price, and refuses the same reservation.
+    CHECK_THROWS_WITH_AS(reserved_price(r, 1.0),
+                         "reserved_price: (upfront / term + (1 - discount) * on_demand) / "
+                         "utilization = 8.4e-31 USD/(GPU*s) must be 0 or at least 1e-30 "
+                         "USD/(GPU*s)",
+                         invalid_input);
+    // Just inside: 0.5 × 2e-30 is exactly 1e-30 (halving a double is exact), the floor itself.
+    r.on_demand = gpu_price::from_value(2e-30);
+    r.discount = 0.5;
+    const ownership at_floor = reserved_capacity(r);
+    CHECK(at_floor.space.value() == 1e-30);
+    CHECK_NOTHROW(owning_cost(at_floor, 0.5));
+    const demand_step day[] = {{4.0_gpu, 8.0_h}, {1.0_gpu, 16.0_h}};
+    CHECK_NOTHROW(base_load_and_burst(day, at_floor, r.on_demand));
+    period_replicas per_hour[2]{};
+    per_hour[0].time = 2.0_h;
+    per_hour[0].autoscaled = 2;
+    per_hour[1].time = 22.0_h;
+    per_hour[1].autoscaled = 1;
+    CHECK_NOTHROW(reserved_base_load(per_hour, 1, at_floor, r.on_demand));
+    CHECK(in<usd_per_gpu_hour>(reserved_price(r, 1.0)) == approx(3600e-30));
+    // A free on-demand price gives no space charge: 0 is in range.
+    r.on_demand = gpu_price{};
+    CHECK(reserved_capacity(r).space.value() == 0.0);
+    CHECK_NOTHROW(owning_cost(reserved_capacity(r), 0.5));
+}
+
+TEST_CASE("chained ranges: a price a function returns is a price the next function takes") {
+    const gpu_time hour = 1.0_gpu_hours;
+    // discounted: 0.7 × 1.2e-30 = 8.4e-31 $/GPU·s, below every price input's 1e-30 floor.
+    CHECK_THROWS_WITH_AS(discounted(gpu_price::from_value(1.2e-30), 0.3),
+                         "discounted: (1 - discount) * list = 8.4e-31 USD/(GPU*s) must be 0 or at "
+                         "least 1e-30 USD/(GPU*s)",
+                         invalid_input);
+    CHECK_NOTHROW(job_cost(hour, discounted(gpu_price::from_value(2e-30), 0.5)));
+    // per_gpu: 1e-30 $/s over 8 GPUs is 1.25e-31 $/GPU·s; $1e9/h over half a GPU is
+    // $2e9/GPU·h, twice the largest price.
+    CHECK_THROWS_WITH_AS(per_gpu(cost_rate::from_value(1e-30), 8.0_gpu),
+                         "per_gpu: instance / gpus = 1.25e-31 USD/(GPU*s) must be 0 or at least "
+                         "1e-30 USD/(GPU*s)",
+                         invalid_input);
+    CHECK_THROWS_WITH_AS(per_gpu(make<usd_per_hour>(1e9), 0.5_gpu),
+                         "per_gpu: instance / gpus = $2,000,000,000/GPU\xC2\xB7h must be at most "
+                         "$1e9/GPU\xC2\xB7h",
+                         invalid_input);
+    CHECK_NOTHROW(job_cost(hour, per_gpu(make<usd_per_hour>(1e9), 1.0_gpu)));
+    CHECK_NOTHROW(job_cost(hour, per_gpu(cost_rate::from_value(8e-30), 8.0_gpu)));
+    // with_premium: a 100 % premium doubles $1e9/GPU·h.
+    CHECK_THROWS_WITH_AS(with_premium(make<usd_per_gpu_hour>(1e9), 1.0),
+                         "with_premium: (1 + premium) * raw = $2,000,000,000/GPU\xC2\xB7h must be "
+                         "at most $1e9/GPU\xC2\xB7h",
+                         invalid_input);
+    CHECK_NOTHROW(job_cost(hour, with_premium(make<usd_per_gpu_hour>(5e8), 1.0)));
+    // reserved_price: $1e9/GPU·h on demand, used half the term, is $2e9 per used GPU-hour.
+    reservation r{};
+    r.on_demand = make<usd_per_gpu_hour>(1e9);
+    CHECK_THROWS_WITH_AS(reserved_price(r, 0.5),
+                         "reserved_price: (upfront / term + (1 - discount) * on_demand) / "
+                         "utilization = $2,000,000,000/GPU\xC2\xB7h must be at most "
+                         "$1e9/GPU\xC2\xB7h",
+                         invalid_input);
+    CHECK_NOTHROW(job_cost(hour, reserved_price(r, 1.0)));
+    // owned_price: one GPU whose $8.76e12 capex is depreciated over a 365-day year costs
+    // $1e9 an hour; used half the time, $2e9 per used GPU-hour.
+    ownership o{};
+    o.capex = make<usd>(8.76e12);
+    o.service_life = make<years>(1.0);
+    o.gpus = 1.0_gpu;
+    CHECK_THROWS_WITH_AS(owned_price(o, 0.5),
+                         "owned_price: (capital + operations + power) / (utilization * gpus) = "
+                         "$2,000,000,000/GPU\xC2\xB7h must be at most $1e9/GPU\xC2\xB7h",
+                         invalid_input);
+    CHECK(in<usd_per_gpu_hour>(owned_price(o, 1.0)) == approx(1e9));
+    CHECK_NOTHROW(job_cost(hour, owned_price(o, 1.0)));
+}
+
+TEST_CASE("chained ranges: a checkpoint interval a function returns is one spot_cost takes") {
+    spot_job j{};
+    j.work = 100.0_h;
+    j.gpus = 8.0_gpu;
+    j.on_demand = 2.0_usd_per_gpu_hour;
+    // Young: sqrt(2 × 1e6 × 1e6) years = 1,414,213.56 years, past the longest duration.
+    CHECK_THROWS_WITH_AS(young_interval(make<years>(1e6), make<years>(1e6)),
+                         "young_interval: sqrt(2 * checkpoint_time * mean_time_between_preemptions)"
+                         " = 1414213.5623731 years must be at most 1e6 years",
+                         invalid_input);
+    j.checkpoint_time = make<years>(7e5);
+    j.mean_time_between_preemptions = make<years>(7e5);
+    j.interval = young_interval(j.checkpoint_time, j.mean_time_between_preemptions);
+    CHECK(in<years>(j.interval) == approx(7e5 * std::sqrt(2.0)));
+    CHECK_NOTHROW(spot_cost(j));
+    // Daly, Eq. 37, at δ = M = 1e-30 s: with x = δ/2M = 1/2, τ = 2M·(√x − 2x/3 + x^1.5/9)
+    // (the bracket times √(2δM) = 2M√x, less δ = 4Mx/2), worked by hand: 2e-30 × (0.7071068 −
+    // 0.3333333 + 0.0392837) = 8.2611e-31 s, below the shortest duration.
+    CHECK_THROWS_WITH_AS(daly_interval(make<seconds>(1e-30), make<seconds>(1e-30)),
+                         "daly_interval: Daly's interval for checkpoint_time and "
+                         "mean_time_between_preemptions = 8.26114315838267e-31 s must be at "
+                         "least 1e-30 s",
+                         invalid_input);
+    // spot_cost with interval 0 uses the same interval, and its estimate hands it back.
+    j.checkpoint_time = make<seconds>(1e-30);
+    j.mean_time_between_preemptions = make<seconds>(1e-30);
+    j.interval = duration{};
+    CHECK_THROWS_WITH_AS(spot_cost(j),
+                         "spot_cost: Daly's interval for checkpoint_time and "
+                         "mean_time_between_preemptions = 8.26114315838267e-31 s must be at "
+                         "least 1e-30 s",
+                         invalid_input);
+    // Twice as long, the interval is 1.65e-30 s: in range, and spot_cost takes it back.
+    j.checkpoint_time = make<seconds>(2e-30);
+    j.mean_time_between_preemptions = make<seconds>(2e-30);
+    const duration tau = daly_interval(j.checkpoint_time, j.mean_time_between_preemptions);
+    CHECK(in<seconds>(tau) == approx(2.0 * 8.26114315838267e-31));
+    const spot_estimate chosen = spot_cost(j);
+    CHECK(chosen.interval == tau);
+    j.interval = chosen.interval;
+    CHECK_NOTHROW(spot_cost(j));
+}
+
+TEST_CASE("chained ranges: job_energy's energy is one emissions takes; a rack's power, job_energy") {
+    // 1e-20 W for 1e-20 s is 1e-40 J; 1e15 W for a million years at PUE 1e6 is 3.1536e34 J.
+    CHECK_THROWS_WITH_AS(job_energy(make<watts>(1e-20), make<seconds>(1e-20), 1.0),
+                         "job_energy: pue * it_power * time = 1e-40 J must be 0 or at least "
+                         "1e-30 J",
+                         invalid_input);
+    CHECK_THROWS_WITH_AS(job_energy(make<watts>(1e15), make<years>(1e6), 1e6),
+                         "job_energy: pue * it_power * time = 3.1536e+34 J must be at most 1e30 J",
+                         invalid_input);
+    CHECK_NOTHROW(emissions(job_energy(make<watts>(1e-15), make<seconds>(1e-15), 1.0),
+                            cat::grid::us_2023_direct));
+    CHECK_NOTHROW(emissions(job_energy(make<watts>(1e15), make<years>(1.0), 1.25),
+                            cat::grid::us_2023_direct));
+    // 2^20 servers of 1e12 W are 1.048576e18 W, past the largest power, 1e15 W.
+    CHECK_THROWS_WITH_AS(rack_power(std::int64_t{1} << 20, make<watts>(1e12)),
+                         "rack_power: servers_per_rack * per_server = 1048576000 GW must be at "
+                         "most 1e15 W",
+                         invalid_input);
+    CHECK_NOTHROW(job_energy(rack_power(1000, make<watts>(1e12)).per_rack, 1.0_h));
 }

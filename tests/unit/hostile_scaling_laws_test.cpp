@@ -9,6 +9,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -76,6 +77,75 @@ TEST_CASE("laws: kappa below 0, above 1, or positive below 1e-30") {
                          invalid_input);
     // -0 is 0.
     CHECK_FALSE(usl_peak({0.1, -0.0}).exists);
+}
+
+namespace {
+/// The documented guarantee of usl_peak's best_gpus, checked with usl_capacity itself: when the
+/// peak exists and is not capped, C(best) >= C(best - 1) and C(best) >= C(best + 1) exactly as
+/// computed (neighbours in [1, 2^40]), best within 11 of N* (or 1 when N* < 1), and C(best)
+/// within 1e-15 of the highest capacity over whole counts.
+void check_peak_guarantee(const usl_parameters& p) {
+    CAPTURE(p.contention);
+    CAPTURE(p.coherency);
+    const throughput_peak peak = usl_peak(p);
+    REQUIRE(peak.exists);
+    REQUIRE_FALSE(peak.capped);
+    const std::int64_t best = peak.best_gpus;
+    CAPTURE(best);
+    const double at_best = usl_capacity(p, best);
+    CHECK(peak.capacity == at_best);
+    if (best > 1) CHECK(at_best >= usl_capacity(p, best - 1));
+    if (best < two_to_40) CHECK(at_best >= usl_capacity(p, best + 1));
+    CHECK((std::fabs(static_cast<double>(best) - peak.gpus) <= 11.0 ||
+           (best == 1 && peak.gpus < 1.0)));
+    // The highest capacity over whole counts is at floor(N*) or ceil(N*) (C rises up to N* and
+    // falls after it), worked out in long double (64-bit significand on x86-64: 2^11 times
+    // finer than double).
+    const long double sigma = p.contention;
+    const long double kappa = p.coherency;
+    const auto exact = [&](long double n) {
+        return n / (1.0L + sigma * (n - 1.0L) + kappa * n * (n - 1.0L));
+    };
+    const long double star = std::sqrt((1.0L - sigma) / kappa);
+    long double highest = 1.0L;  // C(1)
+    for (long double n : {std::floor(star), std::ceil(star)}) {
+        if (n >= 1.0L && n <= static_cast<long double>(two_to_40)) {
+            highest = std::max(highest, exact(n));
+        }
+    }
+    CHECK(static_cast<double>((highest - exact(static_cast<long double>(best))) / highest) <=
+          1e-15);
+}
+}  // namespace
+
+TEST_CASE("usl_peak at tiny coherency: best is a local maximum of the capacity as computed") {
+    // The fuzz report: at coherency below about 1e-20 the curve is flat to rounding near N*.
+    // usl_peak({0, 1.75e-23}) (N* = 239,045,721,866.9) gave a best whose capacity computes
+    // exactly equal to the count below's, so the promised C(best) > C(best - 1) failed, and a
+    // count four below computes an ulp higher. The guarantee is now the local maximum, which
+    // holds exactly there.
+    check_peak_guarantee({0.0, 1.75e-23});
+    // Found by sweeping kappa = m x 10^e (e = -30 .. -15) against the old code, which stepped
+    // once at most: at sigma = 0, kappa = 1.3e-24 (N* = 877,058,019,307.0) it answered
+    // 877,058,019,306, whose capacity computes an ulp below the count under it
+    // (0x1.9869769fd70efp+38 against 0x1.9869769fd70fp+38), breaking even C(best) >= C(best - 1).
+    check_peak_guarantee({0.0, 1.3e-24});
+    check_peak_guarantee({0.0, 2.25e-24});  // N* = 666,666,666,666.7, the same
+    // A sweep over tiny coherency (1e-30 .. 1e-15, N* below 2^40) and contention at its ends:
+    // 0, tiny, moderate, near 1 (where the curve saturates at 1/sigma and is flat for billions
+    // of counts).
+    int checked = 0;
+    for (double sigma : {0.0, 1e-300, 1e-20, 1e-9, 0.0039, 0.3, 0.48, 0.9, 1.0 - 1e-12}) {
+        for (int e = -30; e <= -15; ++e) {
+            for (double m : {1.0, 1.3, 1.75, 2.25, 3.0, 5.5, 8.32}) {
+                const usl_parameters p{sigma, m * std::pow(10.0, e)};
+                if (usl_peak(p).capped) continue;  // N* beyond 2^40: best is 2^40 by rule
+                check_peak_guarantee(p);
+                ++checked;
+            }
+        }
+    }
+    CHECK(checked > 600);
 }
 
 TEST_CASE("laws: efficiency floors outside (0, 1]") {

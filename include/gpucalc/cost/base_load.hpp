@@ -143,18 +143,24 @@ inline hybrid_capacity base_load_and_burst(const demand_step (&steps)[N], const 
 /// Reserved (committed-use) cloud capacity as the ownership of one GPU, for base_load_and_burst:
 /// the upfront payment as capital spread over the term, and the discounted hourly rate as a
 /// fixed cost for every hour of the term, used or not; no power (the provider's rate includes
-/// it). Per hour it costs what reserved_price(r, 1) says. Ranges: as reserved_price's.
+/// it). Per hour it costs what reserved_price(r, 1) says. Ranges: as reserved_price's: term
+/// positive, upfront and on_demand 0 or positive, discount in [0, 1); and the discounted rate,
+/// (1 − discount) × on_demand, 0 or at least 1e-30 in base units, so that the ownership's
+/// `space` is one owning_cost, base_load_and_burst and reserved_base_load accept (the other
+/// fields carry the reservation's own values, already in their ranges).
 inline ownership reserved_capacity(const reservation& r) {
     constexpr const char* function = "reserved_capacity";
     detail::require_positive(function, "term", r.term);
     detail::require_non_negative(function, "upfront", r.upfront);
     detail::require_non_negative(function, "on_demand", r.on_demand);
     detail::require_discount(function, "discount", r.discount);
+    const gpu_price rate = (1.0 - r.discount) * r.on_demand;
+    detail::require_non_negative(function, "(1 - discount) * on_demand", rate);  // becomes space
     ownership o{};
     o.gpus = make<gpus>(1.0);
     o.capex = r.upfront;
     o.service_life = r.term;
-    o.space = (1.0 - r.discount) * r.on_demand * make<gpus>(1.0);  // fixed per hour, as space is
+    o.space = rate * make<gpus>(1.0);  // fixed per hour, as space is
     return o;
 }
 

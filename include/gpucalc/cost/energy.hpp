@@ -28,12 +28,16 @@ constexpr void require_pue(const char* function, double pue) {
 // Ranges: every quantity lies in its dimension's range (docs/units.md, "Input ranges").
 
 /// Facility energy of a job: IT power × duration × PUE (The Green Grid's PUE: facility energy
-/// ÷ IT energy). Ranges: it_power and time 0 or in their ranges; pue in [1, 1e6].
+/// ÷ IT energy). Ranges: it_power and time 0 or in their ranges; pue in [1, 1e6]; and the
+/// answer 0 or in [1e-30, 1e30] J, an energy emissions takes (a tiny power for a tiny time, or
+/// the largest for a million years, leaves it).
 constexpr energy job_energy(power it_power, duration time, double pue = default_pue) {
     detail::require_non_negative("job_energy", "it_power", it_power);
     detail::require_non_negative("job_energy", "time", time);
     detail::require_pue("job_energy", pue);
-    return pue * it_power * time;
+    const energy used = pue * it_power * time;
+    detail::require_non_negative("job_energy", "pue * it_power * time", used);  // passed on
+    return used;
 }
 
 /// CO₂-equivalent emitted for `used` energy at a grid's carbon intensity (g/kWh).
@@ -56,7 +60,8 @@ struct rack_density {
 inline constexpr power default_air_cooling_limit = make<kilowatts>(50.0);
 
 /// Ranges: servers_per_rack in [1, 2^40]; per_server 0 or in its range; air_cooling_limit
-/// positive, in its range.
+/// positive, in its range; and the rack's power, servers_per_rack × per_server, at most
+/// 1e15 W, a power job_energy and an ownership take.
 constexpr rack_density rack_power(std::int64_t servers_per_rack, power per_server,
                                   power air_cooling_limit = default_air_cooling_limit) {
     detail::require_count("rack_power", "servers_per_rack", servers_per_rack);
@@ -64,6 +69,8 @@ constexpr rack_density rack_power(std::int64_t servers_per_rack, power per_serve
     detail::require_positive("rack_power", "air_cooling_limit", air_cooling_limit);
     rack_density r{};
     r.per_rack = static_cast<double>(servers_per_rack) * per_server;
+    detail::require_non_negative("rack_power", "servers_per_rack * per_server",  // passed on
+                                 r.per_rack);
     r.needs_liquid_cooling = r.per_rack > air_cooling_limit;
     return r;
 }

@@ -19,6 +19,13 @@ namespace gpucalc {
 // Ranges: every quantity lies in its dimension's range (docs/units.md, "Input ranges": a price
 // is 0 or in [1e-30, $1e9/GPU·h] in base units, a duration in [1e-30 s, 1e6 years], ...);
 // each function's comment states what is narrower or what is not a quantity.
+//
+// What one function returns, the next accepts: a function whose answer is itself an input of
+// others (a price here; an ownership, a checkpoint interval, an energy, a rack's power in the
+// other cost headers) returns it inside that input's range, or refuses the input that would
+// leave it, as invalid_input naming the expression of the caller's fields it came from
+// ("discounted: (1 - discount) * list = 8.4e-31 USD/(GPU*s) must be 0 or at least 1e-30
+// USD/(GPU*s)"). Within each function's own ranges that happens only at their far ends.
 
 namespace detail {
 
@@ -83,11 +90,14 @@ constexpr void require_ratio(const char* function, const char* field, double val
 }  // namespace detail
 
 /// The per-GPU price of an instance: its hourly price over its GPUs (an 8 × H100 instance at
-/// $98.32/h is $12.29/GPU·h).
+/// $98.32/h is $12.29/GPU·h). Ranges: instance 0 or in its range, gpus positive, and the answer,
+/// instance ÷ gpus, 0 or in [1e-30, $1e9/GPU·h] in base units, as every price input is.
 constexpr gpu_price per_gpu(cost_rate instance, gpu_count gpus) {
     detail::require_non_negative("per_gpu", "instance", instance);
     detail::require_positive("per_gpu", "gpus", gpus);
-    return instance / gpus;
+    const gpu_price price = instance / gpus;
+    detail::require_non_negative("per_gpu", "instance / gpus", price);  // a price, passed on
+    return price;
 }
 
 /// What `usage` GPU-hours cost at `price` per GPU-hour.
@@ -118,11 +128,15 @@ constexpr void require_discount(const char* function, const char* field, double 
 }  // namespace detail
 
 /// The price after a discount (spot, committed use, a negotiated rate). The discount is in
-/// [0, 1): 0 is the list price; 1 would make it free.
+/// [0, 1): 0 is the list price; 1 would make it free. The answer, (1 − discount) × list, must
+/// be 0 or at least 1e-30 in base units, as every price input is (a list price near that floor
+/// with a discount can fall below it).
 constexpr gpu_price discounted(gpu_price list, double discount) {
     detail::require_non_negative("discounted", "list", list);
     detail::require_discount("discounted", "discount", discount);
-    return (1.0 - discount) * list;
+    const gpu_price price = (1.0 - discount) * list;
+    detail::require_non_negative("discounted", "(1 - discount) * list", price);  // passed on
+    return price;
 }
 
 /// A reserved or committed-use contract: a term paid whether used or not, an upfront payment,
@@ -139,7 +153,7 @@ struct reservation {
 /// hours the GPU does work, in [1e-30, 1]): (upfront spread over the term + the discounted
 /// rate) ÷ utilization (derived: a committed GPU bills every hour of the term). Ranges: term
 /// positive, upfront and on_demand 0 or positive, each in its dimension's range; discount in
-/// [0, 1).
+/// [0, 1); and the answer 0 or in [1e-30, $1e9/GPU·h] in base units, as every price input is.
 constexpr gpu_price reserved_price(const reservation& r, double utilization) {
     constexpr const char* function = "reserved_price";
     detail::require_positive(function, "term", r.term);
@@ -148,7 +162,10 @@ constexpr gpu_price reserved_price(const reservation& r, double utilization) {
     detail::require_discount(function, "discount", r.discount);
     detail::require_utilization(function, "utilization", utilization);
     const gpu_price upfront_per_hour = r.upfront / (make<gpus>(1.0) * r.term);
-    return (upfront_per_hour + (1.0 - r.discount) * r.on_demand) / utilization;
+    const gpu_price price = (upfront_per_hour + (1.0 - r.discount) * r.on_demand) / utilization;
+    detail::require_non_negative(  // a price, passed on
+        function, "(upfront / term + (1 - discount) * on_demand) / utilization", price);
+    return price;
 }
 
 /// Flex-start / queued capacity: a discount for accepting a start delay. The saving, and the
@@ -184,11 +201,14 @@ constexpr flex_start_verdict flex_start(const flex_start_offer& offer, gpu_time 
 
 /// A managed ML platform's price: the raw price plus a premium fraction (a practitioners' rule
 /// of thumb puts it at 20–40%; compare the platform's price page with the raw instance's).
-/// Ranges: premium in [0, 1e6].
+/// Ranges: premium in [0, 1e6]; the answer, (1 + premium) × raw, at most $1e9/GPU·h, as every
+/// price input is.
 constexpr gpu_price with_premium(gpu_price raw, double premium) {
     detail::require_non_negative("with_premium", "raw", raw);
     detail::require_ratio("with_premium", "premium", premium);
-    return (1.0 + premium) * raw;
+    const gpu_price price = (1.0 + premium) * raw;
+    detail::require_non_negative("with_premium", "(1 + premium) * raw", price);  // passed on
+    return price;
 }
 
 /// What moving `data` out of a cloud costs at `rate` per byte (e.g. $0.09/GB).

@@ -12,14 +12,18 @@ namespace gpucalc {
 
 /// Young 1974, "A first order approximation to the optimum checkpoint interval": with a
 /// checkpoint taking δ and failures (here, preemptions) arriving with mean time M,
-/// τ = √(2·δ·M). Not constexpr (std::sqrt). Ranges: both durations in [1e-30 s, 1e6 years].
+/// τ = √(2·δ·M). Not constexpr (std::sqrt). Ranges: both durations in [1e-30 s, 1e6 years],
+/// and τ at most 1e6 years, so that spot_job::interval takes it (√2 × 1e6 years would not).
 inline duration young_interval(duration checkpoint_time, duration mean_time_between_preemptions) {
     detail::require_positive("young_interval", "checkpoint_time", checkpoint_time);
     detail::require_positive("young_interval", "mean_time_between_preemptions",
                              mean_time_between_preemptions);
     const double d = in<seconds>(checkpoint_time);
     const double m = in<seconds>(mean_time_between_preemptions);
-    return make<seconds>(std::sqrt(2.0 * d * m));
+    const duration tau = make<seconds>(std::sqrt(2.0 * d * m));
+    detail::require_positive("young_interval",  // an interval, passed on to spot_cost
+                             "sqrt(2 * checkpoint_time * mean_time_between_preemptions)", tau);
+    return tau;
 }
 
 namespace detail {
@@ -29,11 +33,18 @@ inline double daly_interval_seconds(double d, double m) {
     const double x = d / (2.0 * m);
     return std::sqrt(2.0 * d * m) * (1.0 + std::sqrt(x) / 3.0 + x / 9.0) - d;
 }
+
+/// How an error names Daly's interval, a value the caller did not write but derived from two
+/// fields they did.
+inline constexpr const char* daly_interval_text =
+    "Daly's interval for checkpoint_time and mean_time_between_preemptions";
 }  // namespace detail
 
 /// Daly 2006, "A higher order estimate of the optimum checkpoint interval for restart dumps",
 /// Eq. 37: τ = √(2δM)·[1 + ⅓·√(δ/(2M)) + (1/9)·(δ/(2M))] − δ for δ < 2M, and τ = M otherwise.
-/// Ranges: both durations in [1e-30 s, 1e6 years].
+/// Ranges: both durations in [1e-30 s, 1e6 years], and τ at least 1e-30 s, so that
+/// spot_job::interval takes it (τ ≤ M always; below 1e-30 s only when both are within a few
+/// times 1e-30 s: δ = M = 1e-30 s gives 8.26e-31 s).
 inline duration daly_interval(duration checkpoint_time, duration mean_time_between_preemptions) {
     detail::require_positive("daly_interval", "checkpoint_time", checkpoint_time);
     detail::require_positive("daly_interval", "mean_time_between_preemptions",
@@ -41,7 +52,9 @@ inline duration daly_interval(duration checkpoint_time, duration mean_time_betwe
     const double d = in<seconds>(checkpoint_time);
     const double m = in<seconds>(mean_time_between_preemptions);
     if (d >= 2.0 * m) return mean_time_between_preemptions;
-    return make<seconds>(detail::daly_interval_seconds(d, m));
+    const duration tau = make<seconds>(detail::daly_interval_seconds(d, m));
+    detail::require_positive("daly_interval", detail::daly_interval_text, tau);  // passed on
+    return tau;
 }
 
 /// The mean time between preemptions for a preemption rate (reclaims per hour): its inverse.
@@ -125,7 +138,9 @@ inline double expm1_minus_x(double x) {
 ///
 /// Ranges: work, mean_time_between_preemptions and checkpoint_time positive, restart_time and
 /// interval 0 or more, each in [1e-30 s, 1e6 years]; gpus in [1e-30, 2^40]; on_demand 0 or in
-/// its range; discount in [0, 1); and interval + checkpoint_time + restart_time under 500 ×
+/// its range; discount in [0, 1); with interval 0, Daly's interval at least 1e-30 s (as
+/// daly_interval requires, so that the estimate's interval is one spot_job takes back); and
+/// interval + checkpoint_time + restart_time under 500 ×
 /// mean_time_between_preemptions (past it the expected attempts, e^((τ+δ+R)/M), exceed 1e217: the
 /// job would practically never finish), which keeps every answer finite.
 inline spot_estimate spot_cost(const spot_job& job) {
@@ -147,6 +162,9 @@ inline spot_estimate spot_cost(const spot_job& job) {
     const double tau = job.interval > duration{} ? in<seconds>(job.interval)
                                                  : detail::daly_interval_seconds(delta, m);
     e.interval = make<seconds>(tau);
+    if (!(job.interval > duration{})) {
+        detail::require_positive(function, detail::daly_interval_text, e.interval);  // passed on
+    }
     // exp() overflows past ~709, and the wall time multiplies e^{R/M}·(e^x − 1) by M and by up
     // to 3e43 segments: at most 500 in the exponents keeps it below 1e274.
     constexpr double largest_exponent = 500.0;
@@ -158,7 +176,12 @@ inline spot_estimate spot_cost(const spot_job& job) {
     const double x = (tau + delta) / m;
     const double failed_attempts = std::expm1(x);  // per segment: e^x − 1
     // expm1 keeps e^x − 1 exact when preemptions are rare (x ≪ 1), where exp(x) − 1 cancels.
-    e.wall_time = make<seconds>(m * std::exp(r / m) * failed_attempts * segments);
+    // Exactly, T_w ≥ T_s (e^{R/M} ≥ 1 and M·(e^x − 1) ≥ M·x = τ + δ > τ), but when preemptions
+    // are rare and δ ≪ τ the product rounds to within an ulp of T_s, and can land below it
+    // (T_s = 100 h, M = 4.9 h, δ = 1e-30 s gave T_s less an ulp): the wall time is at least
+    // the work it contains.
+    const double product = m * std::exp(r / m) * failed_attempts * segments;
+    e.wall_time = make<seconds>(product < ts ? ts : product);
     e.overhead = in<seconds>(e.wall_time) / ts - 1.0;
     e.preemptions = in<seconds>(e.wall_time) / m;
     e.checkpointing = make<seconds>(segments * delta);

@@ -163,11 +163,16 @@ inline ownership_cost owning_cost(const ownership& o, double utilization) {
 }
 
 /// The owned cost per GPU-hour actually used at `utilization` in [1e-30, 1] (the ownership as
-/// owning_cost states).
+/// owning_cost states), and the answer 0 or in [1e-30, $1e9/GPU·h] in base units, as every
+/// price input is (an ownership at the far ends of its ranges can cost more per GPU-hour).
 inline gpu_price owned_price(const ownership& o, double utilization) {
     detail::require_utilization("owned_price", "utilization", utilization);
     const ownership_cost c = detail::owning_cost(o, utilization, "owned_price");
-    return (c.capital + c.operations + c.idle_power + c.active_power) / (utilization * o.gpus);
+    const gpu_price price =
+        (c.capital + c.operations + c.idle_power + c.active_power) / (utilization * o.gpus);
+    detail::require_non_negative(  // a price, passed on
+        "owned_price", "(capital + operations + power) / (utilization * gpus)", price);
+    return price;
 }
 
 /// Rent or buy, against renting the same GPUs on demand only for the hours they work.

@@ -61,9 +61,13 @@ struct throughput_peak {
     /// Below 1 when κ > 1 − σ (throughput then falls from the first GPU on). For σ = 1 and
     /// κ = 0, C(N) = 1 for every N and this is 1, the smallest N reaching it.
     double gpus = 0.0;
-    /// The whole count with the highest throughput: 1 when N* < 1, otherwise a neighbour of N*
-    /// (within 1.5 of it) with C(best) ≥ C(best + 1) and C(best) > C(best − 1) as computed, so
-    /// the smaller count wins a tie; 2^40 when `capped` is true.
+    /// The whole count with the highest throughput: 1 when N* < 1; 2^40 when `capped` is true;
+    /// otherwise a count near N* where the capacity as usl_capacity computes it is a local
+    /// maximum, exactly: C(best) ≥ C(best − 1) and C(best) ≥ C(best + 1), for the neighbours in
+    /// [1, 2^40]. It is within 11 of N*, and C(best) is within 1e-15 (relative) of the highest
+    /// capacity over whole counts. Where neighbouring capacities differ by more than rounding
+    /// it is floor(N*) or ceil(N*), the smaller on a tie; at κ below about 1e-20 the curve near
+    /// N* is flat to rounding, and another count may compute an ulp higher (see usl_peak).
     std::int64_t best_gpus = 0;
     double capacity = 0.0;  ///< C(best_gpus), the relative capacity at the peak
     /// True when throughput still rises from 2^40 to 2^40 + 1 GPUs (N* beyond 2^40, κ near its
@@ -236,7 +240,20 @@ constexpr Throughput usl_throughput(const Throughput& single_gpu, const usl_para
 /// Where USL throughput peaks (throughput_peak says what each field means). N* is Gunther's
 /// √((1 − σ)/κ) (Gunther 2007). The best whole count is the smallest N with
 /// κN(N + 1) ≥ 1 − σ, since C(N + 1) − C(N) has the sign of (1 − σ) − κN(N + 1) (derived:
-/// (N + 1)·D(N) − N·D(N + 1) = 1 − σ − κN(N + 1) for the USL denominator D), found by bisection.
+/// (N + 1)·D(N) − N·D(N + 1) = 1 − σ − κN(N + 1) for the USL denominator D), found by bisection,
+/// then moved to a local maximum of the capacities as computed: a tie with the count below goes
+/// to it, and then each step goes to a neighbour whose capacity computes strictly higher.
+/// Bounds (derived): each capacity computes within 4 rounding units (4u, u = 2^-53) of its
+/// exact value (the denominator's three roundings on positive terms, then the division); the
+/// bisection's count, within 0.63 of N*, holds the exact maximum over whole counts, or, where
+/// its test (two roundings against 1 − σ) tips the wrong way on a near-tie, is a neighbour
+/// whose exact capacity is within 0.75u of it (at N ≥ 2; C(1) = 1 computes exactly); and each
+/// step raises the computed capacity by at least one ulp, more than u of it. Every computed
+/// value the climb can reach lies within 8.75u of the maximum above the bisection's, so there
+/// are at most 8 steps after the tie: best lies within 1.63 + 1 + 8 < 11 of N*, and its exact
+/// capacity within 8.75u < 1e-15 of the maximum. A strict C(best) > C(best − 1) is not promised: at tiny κ, where the curve is flat
+/// to rounding, 100,000 and more neighbouring counts can compute exactly equal capacities, and
+/// reaching the left end of such a run is no cheap search.
 /// Not constexpr (std::sqrt). Ranges: parameters as usl_parameters states.
 inline throughput_peak usl_peak(const usl_parameters& parameters) {
     detail::check(parameters, "usl_peak", "contention", "coherency");
@@ -273,13 +290,20 @@ inline throughput_peak usl_peak(const usl_parameters& parameters) {
         return x / detail::usl_denominator(parameters, x);
     };
     // On a tie, C(N) = C(N + 1) exactly (κN(N + 1) = 1 − σ), rounding may tip the test either
-    // way: the capacities as computed decide, the smaller count winning a tie. (Not at the cap,
-    // where capacities a GPU apart can round equal long before the peak.)
-    if (best < detail::largest_count) {
-        if (best > 1 && capacity(best - 1) >= capacity(best)) {
-            --best;
-        } else if (capacity(best + 1) > capacity(best)) {
-            ++best;
+    // way, and at tiny κ the capacities near N* differ by less than rounding: the capacities as
+    // computed decide, the smaller count winning a tie with the count below, then a climb to a
+    // local maximum (at most 8 steps; see above). Not when capped, where capacities a GPU
+    // apart can round equal long before the peak and 2^40 stands.
+    if (!peak.capped) {
+        if (best > 1 && capacity(best - 1) >= capacity(best)) --best;
+        for (;;) {
+            if (best > 1 && capacity(best - 1) > capacity(best)) {
+                --best;
+            } else if (best < detail::largest_count && capacity(best + 1) > capacity(best)) {
+                ++best;
+            } else {
+                break;
+            }
         }
     }
     peak.best_gpus = best;
