@@ -9,36 +9,13 @@
 
 #include "../detail/checks.hpp"
 #include "../units.hpp"
+#include "break_search.hpp"
 #include "capacity.hpp"
 #include "load.hpp"
-#include "break_search.hpp"
 #include "queueing.hpp"
+#include "replica_queues.hpp"
 
 namespace gpucalc {
-
-/// How requests are spread over the replicas; each answer says which it assumes.
-enum class routing {
-    /// Request k goes to replica k mod R: R independent queues, each fed λ ÷ R and each an
-    /// M/G/B queue for its B batch slots. Round-robin's arrivals to one replica are less
-    /// variable than Poisson (Erlang-R intervals), so treating them as Poisson overstates the
-    /// wait: an upper bound.
-    round_robin,
-    /// Join the shortest queue, approximated by one central queue for all R × B slots (an M/G/RB
-    /// queue fed λ). Exact for a central queue; optimistic for JSQ, which routes at arrival and
-    /// cannot move a request once a slot frees elsewhere (Gupta, Harchol-Balter, Sigman and
-    /// Whitt 2007, "Analysis of join-the-shortest-queue routing for web server farms",
-    /// Performance Evaluation 64: JSQ comes near, not to, the central queue). The herding of
-    /// prefills that issue 16 and the simulation show under JSQ is not modelled.
-    join_shortest_queue,
-};
-
-constexpr std::string_view to_string(routing r) {
-    switch (r) {
-        case routing::round_robin: return "round_robin";
-        case routing::join_shortest_queue: return "join_shortest_queue";
-    }
-    return "unknown";
-}
 
 /// Why replicas_for_rate found a count, or did not.
 enum class replicas_verdict {
@@ -106,119 +83,6 @@ struct replicas_estimate {
 };
 
 namespace detail {
-
-/// The squared coefficient of variation of a length with mean m and 90th percentile p90
-/// (derived): the spread taken proportional to p90 − m, scaled so that an exponential length
-/// (p90 = m ln 10, C² = 1) gives 1; p90 = m gives 0 (fixed lengths).
-constexpr double scv_from_p90(std::int64_t mean, std::int64_t p90) {
-    const double ln10_minus_one = 1.302585092994046;  // ln 10 − 1: an exponential's (p90 − m)/m
-    const double c = static_cast<double>(p90 - mean) /
-                     (ln10_minus_one * static_cast<double>(mean));
-    return c * c;
-}
-
-/// What replicas_for_rate computes for R replicas at rate λ: everything but the search's own
-/// fields. `meets` is whether both SLOs hold.
-struct replicas_trial {
-    bool meets = false;
-    replica_load load{};
-    double service_scv = 1.0;
-    duration slot_time{};
-    queue_wait_estimate slot_queue{};
-    duration prefill_wait{};
-    duration ttft{};
-};
-
-/// What every trial of one replicas_for_rate call shares, computed once.
-struct replicas_parts {
-    load_parts load{};  ///< load_at's rate-free parts
-    /// The slot is held through the request's prefill and its D tokens (derived): stall P,
-    /// chunked the chunks' ⌈N ÷ C⌉ steps (capacity's TTFT floor), disaggregated 0 (decode slots
-    /// only). This is the prefill's part.
-    double prefill_hold = 0.0;
-    /// C_s² of the prompt and output lengths: each from its p90, or the default without one.
-    double c2_prompt = 1.0;
-    double c2_output = 1.0;
-};
-
-inline replicas_parts replicas_parts_of(const replica_capacity_estimate& e,
-                                        const request_profile& p, const replicas_assumptions& a) {
-    replicas_parts k{};
-    const replica_step_model& s = e.step;
-    k.load = load_parts_of(s);
-    k.prefill_hold = s.mode == prefill_mode::stall     ? s.prefill_time.value()
-                     : s.mode == prefill_mode::chunked ? e.time_to_first_token.value()
-                                                       : 0.0;
-    k.c2_prompt = p.prompt_p90 > 0 ? scv_from_p90(p.prompt_mean, p.prompt_p90)
-                                   : a.default_service_scv;
-    k.c2_output = p.output_p90 > 0 ? scv_from_p90(p.output_mean, p.output_p90)
-                                   : a.default_service_scv;
-    return k;
-}
-
-inline replicas_trial replicas_try(const replica_capacity_estimate& e, const replicas_parts& k,
-                                   routing route, const replicas_assumptions& a, double lambda,
-                                   std::int64_t r) {
-    replicas_trial t{};
-    const replica_step_model& s = e.step;
-    const double per_replica = lambda / static_cast<double>(r);
-    t.load = load_at(s, make<requests_per_second>(per_replica), k.load);
-    const double tau = t.load.time_per_token.value();
-    const double d = static_cast<double>(s.output_tokens);
-    const double prefill_hold = k.prefill_hold;  // see replicas_parts
-    const double decode_hold = d * tau;
-    t.slot_time = duration::from_value(prefill_hold + decode_hold);
-    // C_s² of the holding time (derived): prefill ∝ prompt length, decode ∝ output length,
-    // independent, each with its p90's C², or the default without a p90.
-    const double c2_prompt = k.c2_prompt;
-    const double c2_output = k.c2_output;
-    const double hold = prefill_hold + decode_hold;
-    t.service_scv = (prefill_hold * prefill_hold * c2_prompt + decode_hold * decode_hold * c2_output) /
-                    (hold * hold);
-    if (t.service_scv > largest_service_scv) t.service_scv = largest_service_scv;
-    if (!t.load.slo_met) return t;
-    const bool pooled = route == routing::join_shortest_queue;
-    const double arrivals = pooled ? lambda : per_replica;
-    const std::int64_t servers = pooled ? r * s.batch : s.batch;
-    const double servers_d = static_cast<double>(r) * static_cast<double>(s.batch);
-    if (pooled && servers_d > largest_offered_load) return t;  // beyond queueing's range
-    t.slot_queue = queue_wait_checked(arrivals, hold, servers, t.service_scv, a.ttft_percentile);
-    if (!t.slot_queue.stable) return t;
-    double first_token = e.time_to_first_token.value();  // P, or the chunks' steps
-    if (s.mode == prefill_mode::stall) {
-        // Behind the replica's other prefills (derived): its prefills as one M/G/1 server fed
-        // λ ÷ R with service P (the load model's prefill share λP ÷ R is its utilization), the
-        // prompts' C², plus one decode step, the longest a prefill waits for the running step.
-        const queue_wait_estimate q =
-            queue_wait_checked(per_replica, s.prefill_time.value(), 1, c2_prompt,
-                               a.ttft_percentile);
-        if (!q.stable) return t;
-        t.prefill_wait = duration::from_value(q.percentile_wait.value() + e.time_per_token.value());
-        first_token += t.prefill_wait.value();
-    } else if (s.mode == prefill_mode::chunked) {
-        // Behind the replica's other prompts (derived, as for stall): the chunk budget is one
-        // server that admits C prompt tokens per step, so a prompt of N tokens holds it for
-        // N ÷ C steps, each T(n) + X long while the budget is in use (n: the load model's
-        // running batch). Fed λ ÷ R, its utilization λ N (T(n) + X) ÷ (R C) reaches 1 exactly at
-        // the load model's chunk-fed capacity C ÷ (N (T(m) + X)), m = C D ÷ N. Plus one step,
-        // the longest a new prompt waits for the running step to end.
-        const double chunk_step = s.step_fixed.value() +
-                                  s.step_per_sequence.value() * t.load.running_batch +
-                                  s.chunk_step_extra.value();
-        const double budget_hold = static_cast<double>(s.prompt_tokens) /
-                                   static_cast<double>(s.chunk_tokens) * chunk_step;
-        const queue_wait_estimate q =
-            queue_wait_checked(per_replica, budget_hold, 1, c2_prompt, a.ttft_percentile);
-        if (!q.stable) return t;
-        t.prefill_wait = duration::from_value(q.percentile_wait.value() + e.time_per_token.value());
-        first_token += t.prefill_wait.value();
-    }
-    // The percentiles are added: at least the sum's percentile (conservative).
-    t.ttft = duration::from_value(t.slot_queue.percentile_wait.value() + first_token);
-    t.meets = t.ttft <= s.slo.time_to_first_token;
-    return t;
-}
-
 
 /// replicas_for_rate's rules for its other inputs. `nested`: the assumptions are another
 /// function's `assumptions.replicas`, and errors name them so.
@@ -299,10 +163,11 @@ GPUCALC_DETAIL_HOT inline replicas_estimate replicas_for_rate(
     if (!replica.feasible) return out;
     const double lambda = rate.value();
     const std::int64_t cap = assumptions.largest_replicas;
-    const detail::replicas_parts parts = detail::replicas_parts_of(replica, profile, assumptions);
+    const detail::replicas_parts parts =
+        detail::replicas_parts_of(replica, profile, assumptions.default_service_scv);
     const auto trial = [&](std::int64_t r, double lam) {
         ++out.evaluations;
-        return detail::replicas_try(replica, parts, route, assumptions, lam, r);
+        return detail::replicas_try(replica, parts, route, assumptions.ttft_percentile, lam, r);
     };
     // The fewest replicas that can hold the TPOT: λ ÷ R ≤ the sustainable rate.
     const double lowest = std::ceil(lambda / replica.sustainable_rate.value());
@@ -365,13 +230,10 @@ GPUCALC_DETAIL_HOT inline replicas_estimate replicas_for_rate(
     out.headroom = lo / lambda - 1.0;
     if (replica.mode == prefill_mode::disaggregated) {
         const duration budget = replica.step.slo.time_to_first_token - replica.prefill_time;
-        const double c2_prompt = profile.prompt_p90 > 0
-                                     ? detail::scv_from_p90(profile.prompt_mean, profile.prompt_p90)
-                                     : assumptions.default_service_scv;
         if (budget > duration{} && replica.prefill_time > duration{}) {
             const server_search pool = servers_for_wait(
                 rate, replica.prefill_time, wait_target{budget, assumptions.ttft_percentile, {}},
-                c2_prompt);
+                parts.c2_prompt);
             out.prefill_servers = pool.found ? pool.servers : 0;
         }
         out.prefill_gpus = out.prefill_servers * replica.gpus;
