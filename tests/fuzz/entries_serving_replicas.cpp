@@ -11,7 +11,7 @@ namespace fuzz {
 template <>
 struct enum_traits<gpucalc::replicas_verdict> {
     static constexpr const char* name = "gpucalc::replicas_verdict";
-    static constexpr int count = 3;
+    static constexpr int count = 4;
 };
 #define FUZZ_FIELD(m) f(#m, a.m, b.m)
 // The nested load and queue member by member (their fields() live in other entries files).
@@ -41,7 +41,7 @@ inline const char* type_name<gpucalc::replicas_estimate>() { return "gpucalc::re
 inline void inspect(inspector& i, const gpucalc::replicas_estimate& r) {
     using gpucalc::replicas_verdict;
     i.flag("found", r.found);
-    i.enumeration("verdict", r.verdict, 3);
+    i.enumeration("verdict", r.verdict, 4);
     i.enumeration("mode", r.mode, 3);
     i.enumeration("route", r.route, 2);
     i.amount("rate", r.rate);
@@ -81,7 +81,7 @@ inline void inspect(inspector& i, const gpucalc::replicas_estimate& r) {
 void register_serving_replicas(registry& r) {
     using namespace gpucalc;
     add_enum_to_string<routing>(r, "to_string(routing)", 2);
-    add_enum_to_string<replicas_verdict>(r, "to_string(replicas_verdict)", 3);
+    add_enum_to_string<replicas_verdict>(r, "to_string(replicas_verdict)", 4);
     const auto args = [](generator& g) {
         const transformer m = draw::model(g);
         return std::tuple{m,

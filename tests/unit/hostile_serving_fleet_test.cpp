@@ -126,3 +126,17 @@ TEST_CASE("an error in one type's cluster or setup names that type") {
     const std::string layout = plan({wide}, two, 1.0);
     CHECK(layout.find("plan_fleet: types[0].setup.parallel.tensor") == 0);
 }
+
+TEST_CASE("a bucket whose p90 is far above its mean: a verdict naming the bucket") {
+    // A one-token prompt with a p90 of 3,000 is inside request_profile's range; its C² (5.3e6,
+    // worked in hostile_serving_replicas_test.cpp) is beyond queue_wait's 1e6. The bucket was
+    // reported as unservable; the verdict now says why there is no fleet.
+    const fleet_plan p = plan_fleet(cat::llama_3_8b, std::vector<fleet_gpu_type>{h100()},
+                                    std::vector<fleet_bucket>{two[0], {{1, 64, 3000, 0}, 0.4}},
+                                    make<requests_per_second>(1.0), slo, prefill_mode::chunked,
+                                    routing::round_robin);
+    CHECK_FALSE(p.found);
+    CHECK(p.verdict == fleet_verdict::service_scv_out_of_range);
+    CHECK(p.unservable_bucket == 1);
+    CHECK(to_string(p.verdict) == "service_scv_out_of_range");
+}

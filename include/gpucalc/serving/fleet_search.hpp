@@ -71,6 +71,9 @@ enum class fleet_verdict {
     /// every assignment needs, of some type, more than assumptions.replicas.largest_replicas
     /// replicas or more than 2^40 GPUs
     above_largest,
+    /// a bucket's p90s put its lengths' C_s² beyond the queueing approximation's range
+    /// (replicas_verdict::service_scv_out_of_range; unservable_bucket says which)
+    service_scv_out_of_range,
 };
 
 constexpr std::string_view to_string(fleet_verdict v) {
@@ -79,6 +82,7 @@ constexpr std::string_view to_string(fleet_verdict v) {
         case fleet_verdict::bucket_unservable: return "bucket_unservable";
         case fleet_verdict::too_large: return "too_large";
         case fleet_verdict::above_largest: return "above_largest";
+        case fleet_verdict::service_scv_out_of_range: return "service_scv_out_of_range";
     }
     return "unknown";
 }
@@ -101,7 +105,8 @@ struct fleet_choice {
 struct fleet_plan {
     bool found = false;
     fleet_verdict verdict = fleet_verdict::bucket_unservable;
-    std::size_t unservable_bucket = 0;  ///< bucket_unservable: the first such bucket
+    /// bucket_unservable, service_scv_out_of_range: the first such bucket
+    std::size_t unservable_bucket = 0;
     std::int64_t assignments = 0;       ///< assignments searched (or, too_large, counted)
     fleet_choice cheapest{};            ///< the cheapest fleet, mixed or not
     /// The cheapest fleet of one type (found false when no type serves every bucket within the

@@ -56,6 +56,15 @@ constexpr double length_scv(std::int64_t mean, std::int64_t p90, double default_
     return p90 > 0 ? scv_from_p90(mean, p90) : default_scv;
 }
 
+/// Whether a profile's lengths' C² are within what queue_wait takes (largest_service_scv, 1e6):
+/// a p90 far above its mean (about 1,300 × or more) gives a C² beyond it, and replicas_for_rate
+/// then answers service_scv_out_of_range. The holding time's C² is a weighted mean of the two
+/// (at most the larger), so both in range keep every queue's C² in range.
+constexpr bool length_scv_in_range(const request_profile& p, double default_scv) {
+    return length_scv(p.prompt_mean, p.prompt_p90, default_scv) <= largest_service_scv &&
+           length_scv(p.output_mean, p.output_p90, default_scv) <= largest_service_scv;
+}
+
 /// What replicas_for_rate computes for R replicas at rate λ: everything but the search's own
 /// fields. `meets` is whether both SLOs hold.
 struct replicas_trial {
@@ -112,6 +121,7 @@ inline replicas_trial replicas_try(const replica_capacity_estimate& e, const rep
     const double hold = prefill_hold + decode_hold;
     t.service_scv = (prefill_hold * prefill_hold * c2_prompt + decode_hold * decode_hold * c2_output) /
                     (hold * hold);
+    // Both parts are in range (length_scv_in_range), so only rounding can take it past.
     if (t.service_scv > largest_service_scv) t.service_scv = largest_service_scv;
     if (!t.load.slo_met) return t;
     const bool pooled = route == routing::join_shortest_queue;
@@ -154,6 +164,11 @@ inline replicas_trial replicas_try(const replica_capacity_estimate& e, const rep
     t.ttft = duration::from_value(t.slot_queue.percentile_wait.value() + first_token);
     t.meets = t.ttft <= s.slo.time_to_first_token;
     return t;
+}
+
+/// length_scv_in_range for the parts computed already.
+constexpr bool service_scv_in_range(const replicas_parts& k) {
+    return k.c2_prompt <= largest_service_scv && k.c2_output <= largest_service_scv;
 }
 
 }  // namespace detail

@@ -21,7 +21,13 @@ namespace gpucalc {
 enum class replicas_verdict {
     found,
     replica_infeasible,  ///< one replica cannot serve the profile at the SLO (replica.verdict)
-    above_largest,       ///< no count up to assumptions.largest_replicas meets both SLOs
+    /// no count up to assumptions.largest_replicas meets both SLOs (or, disaggregated, no
+    /// prefill pool up to 2^40 servers meets the TTFT)
+    above_largest,
+    /// The profile's p90s make a holding time's C_s² larger than queue_wait takes
+    /// (largest_service_scv, 1e6: a p90 about 1,300 × its mean or more), beyond the queueing
+    /// approximation: no count is given (service_scv holds the C² that was derived).
+    service_scv_out_of_range,
 };
 
 constexpr std::string_view to_string(replicas_verdict v) {
@@ -29,6 +35,7 @@ constexpr std::string_view to_string(replicas_verdict v) {
         case replicas_verdict::found: return "found";
         case replicas_verdict::replica_infeasible: return "replica_infeasible";
         case replicas_verdict::above_largest: return "above_largest";
+        case replicas_verdict::service_scv_out_of_range: return "service_scv_out_of_range";
     }
     return "unknown";
 }
@@ -132,17 +139,19 @@ constexpr std::int64_t servers_of(const replicas_estimate& e) {
 ///   stall adds the percentile wait behind the replica's other prefills (one M/G/1 server fed
 ///   λ ÷ R, service P) and one decode step; chunked the same for the chunk budget (one M/G/1
 ///   server fed λ ÷ R, service N ÷ C steps of T(n) + X). Percentiles are summed (conservative).
-/// - disaggregated: prefill_servers from servers_for_wait (λ, service P, the prompts' C²,
-///   percentile wait ≤ TTFT SLO − P). The prefill pool's wait and the decode-slot wait are each
-///   kept within the TTFT budget, not their sum (the first token comes from the prefill; the
-///   slot wait delays the second).
+/// - disaggregated: prefill_servers as servers_for_wait finds them (λ, service P, the prompts'
+///   C², percentile wait ≤ TTFT SLO − P, at most 2^40; none: above_largest). The prefill
+///   pool's wait and the decode-slot wait are each kept within the TTFT budget, not their sum
+///   (the first token comes from the prefill; the slot wait delays the second).
 /// - Search: both tests fail for fewer replicas (monotone in R); R starts at ⌈λ ÷ the replica's
 ///   sustainable rate⌉ (fewer break the TPOT), gallops (R0, R0 + 1, R0 + 3, ...), then bisects.
 /// - break_rate: the root of TTFT − SLO on λ in [λ, R × sustainable rate] (monotone in λ), by
 ///   Brent's method (secant and inverse quadratic steps safeguarded by bisection), to
 ///   detail::break_tolerance × λ.
-/// No answer (found = false, an answer, not an exception): the replica is not feasible, or no
-/// count up to assumptions.largest_replicas meets both SLOs.
+/// No answer (found = false, an answer, not an exception; the verdict says why): the replica is
+/// not feasible (or, made by hand, its prefill exceeds its TTFT SLO); the lengths' C² is beyond
+/// queue_wait's range (service_scv_out_of_range); no count up to assumptions.largest_replicas
+/// meets both SLOs.
 /// Ranges: replica as replica_capacity returns it (detail::check_replica_estimate's rules for
 /// one made by hand: gpus and batch counts, positive rates); the profile as request_profile says;
 /// route an enumerator; rate in [1e-30, 1e15] requests/s (> 0: no traffic needs no replica);
@@ -165,6 +174,11 @@ GPUCALC_DETAIL_HOT inline replicas_estimate replicas_for_rate(
     const std::int64_t cap = assumptions.largest_replicas;
     const detail::replicas_parts parts =
         detail::replicas_parts_of(replica, profile, assumptions.default_service_scv);
+    if (!detail::service_scv_in_range(parts)) {
+        out.verdict = replicas_verdict::service_scv_out_of_range;
+        out.service_scv = parts.c2_prompt > parts.c2_output ? parts.c2_prompt : parts.c2_output;
+        return out;
+    }
     const auto trial = [&](std::int64_t r, double lam) {
         ++out.evaluations;
         return detail::replicas_try(replica, parts, route, assumptions.ttft_percentile, lam, r);
@@ -195,6 +209,22 @@ GPUCALC_DETAIL_HOT inline replicas_estimate replicas_for_rate(
         } else {
             fails = mid;
         }
+    }
+    if (replica.mode == prefill_mode::disaggregated && replica.prefill_time > duration{}) {
+        // The prefill pool: the fewest servers of the replica's layout whose percentile wait
+        // is within the TTFT SLO less P (a budget of 0 asks for no wait at that percentile).
+        const duration budget = replica.step.slo.time_to_first_token - replica.prefill_time;
+        if (budget < duration{}) {  // a hand-made estimate whose P exceeds its TTFT SLO
+            out.verdict = replicas_verdict::replica_infeasible;
+            return out;
+        }
+        const server_search pool = detail::servers_for_wait_checked(
+            lambda, replica.prefill_time.value(),
+            wait_target{budget, assumptions.ttft_percentile, {}}, parts.c2_prompt,
+            detail::largest_count);
+        if (!pool.found) return out;  // above_largest
+        out.prefill_servers = pool.servers;
+        out.prefill_gpus = pool.servers * replica.gpus;
     }
     out.found = true;
     out.verdict = replicas_verdict::found;
@@ -228,16 +258,6 @@ GPUCALC_DETAIL_HOT inline replicas_estimate replicas_for_rate(
     }
     out.break_rate = make<requests_per_second>(lo);
     out.headroom = lo / lambda - 1.0;
-    if (replica.mode == prefill_mode::disaggregated) {
-        const duration budget = replica.step.slo.time_to_first_token - replica.prefill_time;
-        if (budget > duration{} && replica.prefill_time > duration{}) {
-            const server_search pool = servers_for_wait(
-                rate, replica.prefill_time, wait_target{budget, assumptions.ttft_percentile, {}},
-                parts.c2_prompt);
-            out.prefill_servers = pool.found ? pool.servers : 0;
-        }
-        out.prefill_gpus = out.prefill_servers * replica.gpus;
-    }
     out.total_gpus = out.gpus + out.prefill_gpus;
     return out;
 }
