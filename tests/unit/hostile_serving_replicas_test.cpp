@@ -2,8 +2,8 @@
 // replicas_cost_per_million_tokens is invalid_input naming the function, the field, the value and
 // the rule: a negative or zero rate, a zero SLO, a TTFT percentile outside (0, 1), a negative
 // C_s², a zero replica cap, a routing cast from another integer, a p90 below its mean, a
-// negative price. Input at the edges gets a finite answer or an explicit "no" (a p90 far above
-// its mean: a verdict).
+// negative price, an estimate whose rate or GPU count is not a rate or a count. Input at the
+// edges gets a finite answer or an explicit "no" (a p90 far above its mean: a verdict).
 #include <gpucalc/catalog/gpus.hpp>
 #include <gpucalc/catalog/models.hpp>
 #include <gpucalc/serving.hpp>
@@ -162,4 +162,38 @@ TEST_CASE("a p90 far above its mean is answered with a verdict, never an inner f
     const replicas_estimate outputs =
         run(10.0, {}, chat_slo, routing::round_robin, request_profile{1024, 1, 0, 3000});
     CHECK(outputs.verdict == replicas_verdict::service_scv_out_of_range);
+}
+
+TEST_CASE("replicas_cost_per_million_tokens checks the estimate it is given") {
+    // It returned +inf for a rate of 0, -inf for -0, NaN for NaN and a negative price for a
+    // negative rate or GPU count: the estimate's fields were not checked.
+    replicas_estimate e{};
+    e.found = true;
+    e.rate = make<requests_per_second>(2.0);
+    e.total_gpus = 4;
+    const gpu_price price = make<usd_per_gpu_hour>(3.0);
+    // By hand: 4 GPUs × $3/h ÷ 3,600 s ÷ (2 × 256 tokens/s) × 1e6 = $6.51 per million.
+    CHECK(in<usd_per_million_tokens>(replicas_cost_per_million_tokens(e, 256, price)) ==
+          approx(4.0 * 3.0 / 3600.0 / 512.0 * 1e6, 1e-12));
+    for (double rate : {0.0, -0.0, -1.0, std::numeric_limits<double>::quiet_NaN(),
+                        std::numeric_limits<double>::infinity()}) {
+        CAPTURE(rate);
+        e.rate = make<requests_per_second>(rate);
+        CHECK_THROWS_WITH_AS(replicas_cost_per_million_tokens(e, 256, price),
+                             doctest::Contains("replicas_cost_per_million_tokens: estimate.rate = "),
+                             invalid_input);
+    }
+    e.rate = make<requests_per_second>(2.0);
+    for (std::int64_t g : {std::int64_t{0}, std::int64_t{-4}, (std::int64_t{1} << 40) + 1}) {
+        CAPTURE(g);
+        e.total_gpus = g;
+        CHECK_THROWS_WITH_AS(
+            replicas_cost_per_million_tokens(e, 256, price),
+            doctest::Contains("replicas_cost_per_million_tokens: estimate.total_gpus = "),
+            invalid_input);
+    }
+    // An estimate that found nothing is 0 whatever its fields hold (read found first).
+    e.found = false;
+    e.rate = make<requests_per_second>(-1.0);
+    CHECK(replicas_cost_per_million_tokens(e, 256, price) == token_price{});
 }

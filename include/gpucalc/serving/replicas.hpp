@@ -291,16 +291,20 @@ inline replicas_estimate replicas_for_rate(const transformer& m, const cluster& 
 /// The price of a million output tokens at the size found: total_gpus × price ÷ (λ × mean
 /// output tokens), the GPUs paid for whether busy or not (derived). `output_tokens` is the
 /// profile's output_mean. An estimate that found nothing answers 0 (read found first).
-/// Ranges: price 0 or in [1e-30, $1e9/GPU·h] in base units; output_tokens in [1, 2^40].
-inline token_price replicas_cost_per_million_tokens(const replicas_estimate& e,
+/// Ranges: price 0 or in [1e-30, $1e9/GPU·h] in base units; output_tokens in [1, 2^40]; an
+/// estimate that found an answer (replicas_for_rate's, or one made by hand): its rate in
+/// [1e-30, 1e15] requests/s and its total_gpus in [1, 2^40] (errors name "estimate.<member>").
+inline token_price replicas_cost_per_million_tokens(const replicas_estimate& estimate,
                                                     std::int64_t output_tokens, gpu_price price) {
     constexpr const char* function = "replicas_cost_per_million_tokens";
     detail::require_non_negative(function, "price", price);
     detail::require_count(function, "output_tokens", output_tokens);
-    if (!e.found) return token_price{};
+    if (!estimate.found) return token_price{};
+    detail::require_positive(function, "estimate.rate", estimate.rate);
+    detail::require_count(function, "estimate.total_gpus", estimate.total_gpus);
     const token_rate generated =
-        e.rate * make<tokens>(static_cast<double>(output_tokens)) / make<sequences>(1.0);
-    return price * make<gpus>(static_cast<double>(e.total_gpus)) / generated;
+        estimate.rate * make<tokens>(static_cast<double>(output_tokens)) / make<sequences>(1.0);
+    return price * make<gpus>(static_cast<double>(estimate.total_gpus)) / generated;
 }
 
 }  // namespace gpucalc
