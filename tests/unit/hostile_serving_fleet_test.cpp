@@ -64,6 +64,10 @@ TEST_CASE("shares that do not sum to 1, or outside [0, 1]") {
     CHECK(e.find("plan_fleet") != std::string::npos);
     CHECK(e.find("share") != std::string::npos);
     CHECK(e.find("sum to 1") != std::string::npos);
+    // The sum is named by the shares the caller wrote, not the internal table's field (it was
+    // "plan_fleet: table.share = 1.1").
+    CHECK(e.find("plan_fleet: buckets[0..1].share = 1.1 must sum to 1") == 0);
+    CHECK(e.find("table.") == std::string::npos);
     const std::string negative =
         plan({h100()}, {{{256, 128, 0, 0}, -0.2}, {{2048, 512, 0, 0}, 1.2}}, 1.0);
     CHECK(negative.find("buckets[0].share") != std::string::npos);
@@ -99,6 +103,10 @@ TEST_CASE("a table made by hand is checked") {
     CHECK(error_of([&] { cheapest_fleet(t); }).find("table.replica_rate[0][0]") !=
           std::string::npos);
     t.replica_rate[0][0] = make<requests_per_second>(1.0);
+    // A table made by hand names its own field.
+    t.share[0] = 0.5;
+    CHECK(error_of([&] { cheapest_fleet(t); }).find("cheapest_fleet: table.share = 0.5") == 0);
+    t.share[0] = 1.0;
     t.gpus_per_replica[0] = 0;
     CHECK(error_of([&] { cheapest_fleet(t); }).find("table.gpus_per_replica[0]") !=
           std::string::npos);
