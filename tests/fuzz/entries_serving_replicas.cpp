@@ -31,7 +31,8 @@ void fields(const gpucalc::replicas_estimate& a, const gpucalc::replicas_estimat
     FUZZ_FIELD(slot_queue.service_factor); FUZZ_FIELD(slot_queue.mean_wait);
     FUZZ_FIELD(slot_queue.percentile); FUZZ_FIELD(slot_queue.percentile_wait);
     FUZZ_FIELD(prefill_wait); FUZZ_FIELD(time_to_first_token); FUZZ_FIELD(time_per_token);
-    FUZZ_FIELD(break_rate); FUZZ_FIELD(headroom); FUZZ_FIELD(replica); FUZZ_FIELD(evaluations);
+    FUZZ_FIELD(break_rate); FUZZ_FIELD(headroom); FUZZ_FIELD(replica); FUZZ_FIELD(largest_batch);
+    FUZZ_FIELD(evaluations);
 }
 #undef FUZZ_FIELD
 template <>
@@ -47,6 +48,7 @@ inline void inspect(inspector& i, const gpucalc::replicas_estimate& r) {
     i.amount("rate", r.rate);
     i.amount("percentile", r.percentile);
     i.count("gpus_per_replica", r.gpus_per_replica);
+    i.count("largest_batch", r.largest_batch);
     i.count("evaluations", r.evaluations);
     // r.replica is the estimate passed in, echoed (a hand-made one need not be consistent).
     i.invariant("found iff the verdict says so", r.found == (r.verdict == replicas_verdict::found));
@@ -71,6 +73,9 @@ inline void inspect(inspector& i, const gpucalc::replicas_estimate& r) {
     i.amount("break_rate", r.break_rate);
     i.amount("headroom", r.headroom);
     i.invariant("gpus = replicas x gpus_per_replica", r.gpus == r.replicas * r.gpus_per_replica);
+    i.invariant("total_gpus = gpus + prefill_gpus", r.total_gpus == r.gpus + r.prefill_gpus);
+    i.invariant("the batch chosen is at most the largest", r.replica.batch <= r.largest_batch,
+                std::to_string(r.replica.batch) + " > " + std::to_string(r.largest_batch));
     i.invariant("stable and within the SLO", r.load.slo_met && r.slot_queue.stable &&
                                                  r.utilization < 1.0);
     i.invariant("break_rate >= rate", r.break_rate >= r.rate);

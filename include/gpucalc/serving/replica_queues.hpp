@@ -171,6 +171,37 @@ constexpr bool service_scv_in_range(const replicas_parts& k) {
     return k.c2_prompt <= largest_service_scv && k.c2_output <= largest_service_scv;
 }
 
+/// The fewest counts in (fails, last] whose trial meets (trial(r).meets, monotone in r), or 0
+/// when none does: gallop up from fails + 1 (fails + 1, + 2, + 4, ...), then bisect the last
+/// gap. `best` receives the answer's trial.
+template <class Trial>
+inline std::int64_t fewest_meeting(const Trial& trial, std::int64_t fails, std::int64_t last,
+                                   replicas_trial& best) {
+    std::int64_t step = 1;
+    std::int64_t candidate = fails + 1;
+    replicas_trial t = trial(candidate);
+    while (!t.meets) {
+        if (candidate >= last) return 0;
+        fails = candidate;
+        candidate = last - fails > step ? fails + step : last;
+        step *= 2;
+        t = trial(candidate);
+    }
+    std::int64_t good = candidate;
+    best = t;
+    while (good - fails > 1) {
+        const std::int64_t mid = fails + (good - fails) / 2;
+        const replicas_trial m = trial(mid);
+        if (m.meets) {
+            good = mid;
+            best = m;
+        } else {
+            fails = mid;
+        }
+    }
+    return good;
+}
+
 }  // namespace detail
 
 }  // namespace gpucalc

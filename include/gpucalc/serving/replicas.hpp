@@ -85,7 +85,12 @@ struct replicas_estimate {
     /// replica is needed.
     request_rate break_rate{};
     double headroom = 0.0;           ///< break_rate ÷ λ − 1: the traffic growth R absorbs
-    replica_capacity_estimate replica{};  ///< one replica's capacity
+    /// One replica's capacity: the estimate passed in, or (the overloads taking the model) the
+    /// one at the batch cap chosen, replica.batch.
+    replica_capacity_estimate replica{};
+    /// The largest batch considered: the estimate's batch, or (the overloads taking the model)
+    /// replica_capacity's at the SLO, the top of the batch caps searched; 0 when not feasible.
+    std::int64_t largest_batch = 0;
     int evaluations = 0;             ///< candidate (R, λ) pairs tested
 };
 
@@ -124,10 +129,188 @@ constexpr std::int64_t servers_of(const replicas_estimate& e) {
 
 }  // namespace detail
 
+namespace detail {
+
+/// What every answer echoes of its inputs; the search fills the rest.
+inline replicas_estimate replicas_answer_head(const replica_capacity_estimate& replica,
+                                              routing route, request_rate rate,
+                                              const replicas_assumptions& a) {
+    replicas_estimate out{};
+    out.mode = replica.mode;
+    out.route = route;
+    out.rate = rate;
+    out.percentile = a.ttft_percentile;
+    out.gpus_per_replica = replica.gpus;
+    out.replica = replica;
+    out.largest_batch = replica.feasible ? replica.batch : 0;
+    return out;
+}
+
+/// Fills `out` for R = `r` replicas of `replica`, whose trial at λ is `best`: the answer's
+/// fields, the break rate and, disaggregated, the prefill pool. The pool may have no answer
+/// (its own verdict); then out stays not found.
+inline void replicas_answer(replicas_estimate& out, const replica_capacity_estimate& replica,
+                            const replicas_parts& parts, routing route,
+                            const replicas_assumptions& a, std::int64_t r,
+                            const replicas_trial& best) {
+    const double lambda = out.rate.value();
+    const auto trial = [&](double lam) {
+        ++out.evaluations;
+        return replicas_try(replica, parts, route, a.ttft_percentile, lam, r);
+    };
+    if (replica.mode == prefill_mode::disaggregated && replica.prefill_time > duration{}) {
+        // The prefill pool: the fewest servers of the replica's layout whose percentile wait
+        // is within the TTFT SLO less P (a budget of 0 asks for no wait at that percentile).
+        const duration budget = replica.step.slo.time_to_first_token - replica.prefill_time;
+        if (budget < duration{}) {  // a hand-made estimate whose P exceeds its TTFT SLO
+            out.verdict = replicas_verdict::replica_infeasible;
+            return;
+        }
+        const server_search pool = servers_for_wait_checked(
+            lambda, replica.prefill_time.value(), wait_target{budget, a.ttft_percentile, {}},
+            parts.c2_prompt, largest_count);
+        if (!pool.found) return;  // above_largest
+        out.prefill_servers = pool.servers;
+        out.prefill_gpus = pool.servers * replica.gpus;
+    }
+    out.found = true;
+    out.verdict = replicas_verdict::found;
+    out.replicas = r;
+    out.gpus = r * replica.gpus;
+    out.total_gpus = out.gpus + out.prefill_gpus;
+    out.load = best.load;
+    out.utilization = best.load.utilization;
+    out.service_scv = best.service_scv;
+    out.slot_time = best.slot_time;
+    out.slot_queue = best.slot_queue;
+    out.prefill_wait = best.prefill_wait;
+    out.time_to_first_token = best.ttft;
+    out.time_per_token = best.load.time_per_token;
+    // The break: R meets at λ; R × the sustainable rate breaks the TPOT (or meets, at the top).
+    double lo = lambda;
+    const double hi = static_cast<double>(r) * replica.sustainable_rate.value();
+    const replicas_trial top = trial(hi);
+    if (top.meets) {
+        lo = hi;
+    } else {
+        // Below R × the sustainable rate only the TTFT can fail, and TTFT − SLO rises with λ:
+        // the break is its root (detail::break_rate_search, Brent's method).
+        const auto probe = [&](double lam) {
+            const replicas_trial x = trial(lam);
+            return break_probe{x.meets, x.ttft.value()};
+        };
+        lo = break_rate_search(probe, lo, hi, break_probe{best.meets, best.ttft.value()},
+                               break_probe{top.meets, top.ttft.value()},
+                               replica.step.slo.time_to_first_token.value());
+    }
+    out.break_rate = make<requests_per_second>(lo);
+    out.headroom = lo / lambda - 1.0;
+}
+
+/// replicas_for_rate for checked input: the fewest replicas of this one replica.
+GPUCALC_DETAIL_HOT inline replicas_estimate replicas_of_replica(
+    const replica_capacity_estimate& replica, const request_profile& profile, routing route,
+    request_rate rate, const replicas_assumptions& a) {
+    replicas_estimate out = replicas_answer_head(replica, route, rate, a);
+    if (!replica.feasible) return out;
+    const replicas_parts parts = replicas_parts_of(replica, profile, a.default_service_scv);
+    if (!service_scv_in_range(parts)) {
+        out.verdict = replicas_verdict::service_scv_out_of_range;
+        out.service_scv = parts.c2_prompt > parts.c2_output ? parts.c2_prompt : parts.c2_output;
+        return out;
+    }
+    const double lambda = rate.value();
+    const std::int64_t cap = a.largest_replicas;
+    const auto trial = [&](std::int64_t r) {
+        ++out.evaluations;
+        return replicas_try(replica, parts, route, a.ttft_percentile, lambda, r);
+    };
+    // The fewest replicas that can hold the TPOT: λ ÷ R ≤ the sustainable rate.
+    const double lowest = std::ceil(lambda / replica.sustainable_rate.value());
+    out.verdict = replicas_verdict::above_largest;
+    if (!(lowest <= static_cast<double>(cap))) return out;
+    replicas_trial best{};
+    const std::int64_t r = fewest_meeting(
+        trial, lowest > 1.0 ? static_cast<std::int64_t>(lowest) - 1 : 0, cap, best);
+    if (r > 0) replicas_answer(out, replica, parts, route, a, r, best);
+    return out;
+}
+
+/// How many significant bits the batch caps below the largest keep (see batch_cap_at_or_below).
+inline constexpr int batch_cap_bits = 6;
+
+/// The largest batch cap at or below b (b ≥ 1) that replicas_for_rate tries: every count up to
+/// 64, and above it those with at most six significant bits (64, 66, ..., 126, 128, 132, ...),
+/// each within 1/32 of the next. The set does not depend on the SLO or the rate.
+constexpr std::int64_t batch_cap_at_or_below(std::int64_t b) {
+    int bits = 0;
+    while (bits < 63 && (b >> bits) != 0) ++bits;
+    const int drop = bits > batch_cap_bits ? bits - batch_cap_bits : 0;
+    return (b >> drop) << drop;
+}
+
+/// replicas_for_rate over the batch caps of a sized replica (see the overload taking the model).
+GPUCALC_DETAIL_HOT inline replicas_estimate replicas_over_batches(
+    const checked_model& m, const checked_cluster& c, const replica_sizing& z,
+    const request_profile& profile, routing route, request_rate rate,
+    const replicas_assumptions& a) {
+    if (z.head.verdict != replica_verdict::feasible) {
+        return replicas_of_replica(z.head, profile, route, rate, a);
+    }
+    const std::int64_t top = largest_replica_batch(m, c, z);
+    const replica_capacity_estimate at_top = replica_at_batch(m, c, z, top);
+    if (!length_scv_in_range(profile, a.default_service_scv)) {
+        return replicas_of_replica(at_top, profile, route, rate, a);
+    }
+    const double lambda = rate.value();
+    int evaluations = 0;
+    std::int64_t best_r = 0, best_b = 0;
+    replicas_trial best{};
+    // From the top down; a cap is kept only when it needs fewer replicas (ties keep the larger).
+    // The top itself is tried only when memory bounds it, a bound the SLO does not move.
+    for (std::int64_t b = top == z.head.memory_batch ? top : batch_cap_at_or_below(top);
+         b >= 1 && best_r != 1; b = b > 1 ? batch_cap_at_or_below(b - 1) : 0) {
+        std::int64_t last = best_r > 0 ? best_r - 1 : a.largest_replicas;
+        // A pooled queue of more than 2^40 slots is beyond queueing's range (replicas_try).
+        if (route == routing::join_shortest_queue && largest_count / b < last) {
+            last = largest_count / b;
+        }
+        const replica_capacity_estimate e = b == top ? at_top : replica_at_batch(m, c, z, b, false);
+        // Counts up to λ ÷ capacity overload the replica: they fail.
+        const double overloaded = std::floor(lambda / e.capacity.value());
+        if (last < 1 || !(overloaded < static_cast<double>(last))) continue;
+        const replicas_parts k = replicas_parts_of(e, profile, a.default_service_scv);
+        const auto trial = [&](std::int64_t r) {
+            ++evaluations;
+            return replicas_try(e, k, route, a.ttft_percentile, lambda, r);
+        };
+        if (!trial(last).meets) continue;  // nor does any count below it
+        replicas_trial t{};
+        best_r = fewest_meeting(trial, static_cast<std::int64_t>(overloaded), last, t);
+        best_b = b;
+        best = t;
+    }
+    if (best_r == 0) {
+        replicas_estimate none = replicas_of_replica(at_top, profile, route, rate, a);
+        none.evaluations += evaluations;
+        return none;
+    }
+    const replica_capacity_estimate chosen = best_b == top ? at_top
+                                                           : replica_at_batch(m, c, z, best_b);
+    replicas_estimate out = replicas_answer_head(chosen, route, rate, a);
+    out.largest_batch = top;
+    out.evaluations = evaluations;
+    replicas_answer(out, chosen, replicas_parts_of(chosen, profile, a.default_service_scv), route,
+                    a, best_r, best);
+    return out;
+}
+
+}  // namespace detail
+
 /// The fewest replicas of `replica` (replica_capacity's estimate for `profile`) that serve λ =
 /// `rate` requests/s with `route`, meeting the replica's SLO: the time per output token (mean)
-/// and the time to first token at assumptions.ttft_percentile. Method (derived, from the parts
-/// cited where they are defined):
+/// and the time to first token at assumptions.ttft_percentile, the replica's batch as it is.
+/// Method (derived, from the parts cited where they are defined):
 /// - TPOT: each replica gets λ ÷ R; replica_at_rate's load model must be stable with its
 ///   effective time per token τ within the SLO (prefill's lost decode time and slower tokens).
 /// - The slot queue: a request holds a batch slot for its prefill (stall P; chunked the chunk
@@ -162,108 +345,23 @@ GPUCALC_DETAIL_HOT inline replicas_estimate replicas_for_rate(
     constexpr const char* function = "replicas_for_rate";
     detail::check_replicas_inputs(function, profile, route, rate, assumptions);
     detail::check_replica_estimate(replica, function);
-    replicas_estimate out{};
-    out.mode = replica.mode;
-    out.route = route;
-    out.rate = rate;
-    out.percentile = assumptions.ttft_percentile;
-    out.gpus_per_replica = replica.gpus;
-    out.replica = replica;
-    if (!replica.feasible) return out;
-    const double lambda = rate.value();
-    const std::int64_t cap = assumptions.largest_replicas;
-    const detail::replicas_parts parts =
-        detail::replicas_parts_of(replica, profile, assumptions.default_service_scv);
-    if (!detail::service_scv_in_range(parts)) {
-        out.verdict = replicas_verdict::service_scv_out_of_range;
-        out.service_scv = parts.c2_prompt > parts.c2_output ? parts.c2_prompt : parts.c2_output;
-        return out;
-    }
-    const auto trial = [&](std::int64_t r, double lam) {
-        ++out.evaluations;
-        return detail::replicas_try(replica, parts, route, assumptions.ttft_percentile, lam, r);
-    };
-    // The fewest replicas that can hold the TPOT: λ ÷ R ≤ the sustainable rate.
-    const double lowest = std::ceil(lambda / replica.sustainable_rate.value());
-    out.verdict = replicas_verdict::above_largest;
-    if (!(lowest <= static_cast<double>(cap))) return out;
-    std::int64_t fails = lowest > 1.0 ? static_cast<std::int64_t>(lowest) - 1 : 0;
-    std::int64_t step = 1;
-    std::int64_t candidate = fails + 1;
-    detail::replicas_trial t = trial(candidate, lambda);
-    while (!t.meets) {
-        if (candidate >= cap) return out;
-        fails = candidate;
-        candidate = cap - fails > step ? fails + step : cap;
-        step *= 2;
-        t = trial(candidate, lambda);
-    }
-    std::int64_t good = candidate;
-    detail::replicas_trial best = t;
-    while (good - fails > 1) {
-        const std::int64_t mid = fails + (good - fails) / 2;
-        const detail::replicas_trial m = trial(mid, lambda);
-        if (m.meets) {
-            good = mid;
-            best = m;
-        } else {
-            fails = mid;
-        }
-    }
-    if (replica.mode == prefill_mode::disaggregated && replica.prefill_time > duration{}) {
-        // The prefill pool: the fewest servers of the replica's layout whose percentile wait
-        // is within the TTFT SLO less P (a budget of 0 asks for no wait at that percentile).
-        const duration budget = replica.step.slo.time_to_first_token - replica.prefill_time;
-        if (budget < duration{}) {  // a hand-made estimate whose P exceeds its TTFT SLO
-            out.verdict = replicas_verdict::replica_infeasible;
-            return out;
-        }
-        const server_search pool = detail::servers_for_wait_checked(
-            lambda, replica.prefill_time.value(),
-            wait_target{budget, assumptions.ttft_percentile, {}}, parts.c2_prompt,
-            detail::largest_count);
-        if (!pool.found) return out;  // above_largest
-        out.prefill_servers = pool.servers;
-        out.prefill_gpus = pool.servers * replica.gpus;
-    }
-    out.found = true;
-    out.verdict = replicas_verdict::found;
-    out.replicas = good;
-    out.gpus = good * replica.gpus;
-    out.load = best.load;
-    out.utilization = best.load.utilization;
-    out.service_scv = best.service_scv;
-    out.slot_time = best.slot_time;
-    out.slot_queue = best.slot_queue;
-    out.prefill_wait = best.prefill_wait;
-    out.time_to_first_token = best.ttft;
-    out.time_per_token = best.load.time_per_token;
-    // The break: R meets at λ; R × the sustainable rate breaks the TPOT (or meets, at the top).
-    double lo = lambda;
-    double hi = static_cast<double>(good) * replica.sustainable_rate.value();
-    const detail::replicas_trial top = trial(good, hi);
-    if (top.meets) {
-        lo = hi;
-    } else {
-        // Below R × the sustainable rate only the TTFT can fail, and TTFT − SLO rises with λ:
-        // the break is its root (detail::break_rate_search, Brent's method).
-        const auto probe = [&](double lam) {
-            const detail::replicas_trial x = trial(good, lam);
-            return detail::break_probe{x.meets, x.ttft.value()};
-        };
-        lo = detail::break_rate_search(probe, lo, hi,
-                                       detail::break_probe{best.meets, best.ttft.value()},
-                                       detail::break_probe{top.meets, top.ttft.value()},
-                                       replica.step.slo.time_to_first_token.value());
-    }
-    out.break_rate = make<requests_per_second>(lo);
-    out.headroom = lo / lambda - 1.0;
-    out.total_gpus = out.gpus + out.prefill_gpus;
-    return out;
+    return detail::replicas_of_replica(replica, profile, route, rate, assumptions);
 }
 
-/// replica_capacity, then replicas_for_rate (mode, SLO and layout as replica_capacity takes
-/// them; assumptions.replica is its assumptions). Ranges: as the two functions state.
+/// The fewest GPUs that serve λ = `rate` requests/s at `slo`, choosing the replica's batch cap
+/// (replica_capacity's model, layout and assumptions.replica as it takes them): for each cap b
+/// tried, R(b) = replicas_for_rate(replica_capacity's estimate at batch b, ...); the answer is the
+/// fewest, ties going to the larger cap, and equals replicas_for_rate(its `replica`, ...).
+/// A larger batch serves more per replica but lengthens every step, and so the TTFT floor and
+/// the waits: at a tight TTFT the largest batch replica_capacity finds can leave no room for
+/// queueing (derived; the search weighs the two). Caps tried: replica_capacity's batch B when
+/// memory (or assumptions.replica.batch_limit) bounds it, and below it every cap up to 64 and
+/// those with six significant bits above (detail::batch_cap_at_or_below, within 1/32 of each
+/// other). That set grows with a looser SLO and does not depend on the rate, so a looser SLO
+/// never needs more GPUs, and a higher rate never fewer (each R(b) being monotone). Cost: a
+/// decode step and one replicas_for_rate trial per cap (at most 64 + 32 per doubling of B), plus
+/// a search where the count falls.
+/// Ranges: as replica_capacity and replicas_for_rate (the estimate's overload) state.
 inline replicas_estimate replicas_for_rate(const checked_model& m, const checked_cluster& c,
                                            const serving_setup& setup,
                                            const request_profile& profile, const serving_slo& slo,
@@ -273,9 +371,10 @@ inline replicas_estimate replicas_for_rate(const checked_model& m, const checked
     detail::check_replicas_inputs(function, profile, route, rate, assumptions);
     detail::check_slo(slo, function);
     detail::require_enumerator(function, "mode", mode, 3, "prefill_mode");
-    return replicas_for_rate(detail::replica_capacity_as(m, c, setup, profile, slo, mode,
-                                                         assumptions.replica, function),
-                             profile, route, rate, assumptions);
+    return detail::replicas_over_batches(
+        m, c,
+        detail::size_replica(m, c, setup, profile, slo, mode, assumptions.replica, function),
+        profile, route, rate, assumptions);
 }
 /// The same for a model and a cluster not yet checked: checks both first.
 inline replicas_estimate replicas_for_rate(const transformer& m, const cluster& c,
