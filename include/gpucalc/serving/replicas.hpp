@@ -263,6 +263,12 @@ GPUCALC_DETAIL_HOT inline replicas_estimate replicas_over_batches(
         return replicas_of_replica(at_top, profile, route, rate, a);
     }
     const double lambda = rate.value();
+    // A cap's capacity is at most b ÷ (b × P_min + D × T(1)) (derived: T(b) ≥ T(1); P_min = P
+    // when prefill stalls, else 0), which rises with b: once λ ÷ (one replica fewer than the best)
+    // reaches it, that cap and every smaller one overload, and the search stops (the bound is
+    // taken 1e-12 higher, clear of rounding).
+    const double p_min = z.head.mode == prefill_mode::stall ? z.head.prefill_time.value() : 0.0;
+    const double decode_one = static_cast<double>(z.output_tokens) * z.one.time_per_token.value();
     int evaluations = 0;
     std::int64_t best_r = 0, best_b = 0;
     replicas_trial best{};
@@ -270,11 +276,16 @@ GPUCALC_DETAIL_HOT inline replicas_estimate replicas_over_batches(
     // The top itself is tried only when memory bounds it, a bound the SLO does not move.
     for (std::int64_t b = top == z.head.memory_batch ? top : batch_cap_at_or_below(top);
          b >= 1 && best_r != 1; b = b > 1 ? batch_cap_at_or_below(b - 1) : 0) {
-        std::int64_t last = best_r > 0 ? best_r - 1 : a.largest_replicas;
-        // A pooled queue of more than 2^40 slots is beyond queueing's range (replicas_try).
-        if (route == routing::join_shortest_queue && largest_count / b < last) {
-            last = largest_count / b;
+        const std::int64_t fewer = best_r > 0 ? best_r - 1 : a.largest_replicas;
+        const double bd = static_cast<double>(b);
+        if (!(lambda / static_cast<double>(fewer) <
+              bd / (bd * p_min + decode_one) * (1.0 + 1e-12))) {
+            break;
         }
+        // A pooled queue of more than 2^40 slots is beyond queueing's range (replicas_try).
+        const std::int64_t last = route == routing::join_shortest_queue && largest_count / b < fewer
+                                      ? largest_count / b
+                                      : fewer;
         const replica_capacity_estimate e = b == top ? at_top : replica_at_batch(m, c, z, b, false);
         // Counts up to λ ÷ capacity overload the replica: they fail.
         const double overloaded = std::floor(lambda / e.capacity.value());
@@ -360,7 +371,8 @@ GPUCALC_DETAIL_HOT inline replicas_estimate replicas_for_rate(
 /// other). That set grows with a looser SLO and does not depend on the rate, so a looser SLO
 /// never needs more GPUs, and a higher rate never fewer (each R(b) being monotone). Cost: a
 /// decode step and one replicas_for_rate trial per cap (at most 64 + 32 per doubling of B), plus
-/// a search where the count falls.
+/// a search where the count falls; the caps stop where even b ÷ (b × P + D × T(1)) requests/s
+/// per replica (stall; b ÷ (D × T(1)) otherwise) cannot carry λ on one replica fewer.
 /// Ranges: as replica_capacity and replicas_for_rate (the estimate's overload) state.
 inline replicas_estimate replicas_for_rate(const checked_model& m, const checked_cluster& c,
                                            const serving_setup& setup,
