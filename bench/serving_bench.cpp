@@ -226,6 +226,7 @@ struct raw_replicas {
     raw_queue slot_queue{};
     double prefill_wait = 0.0, ttft = 0.0, time_per_token = 0.0, break_rate = 0.0, headroom = 0.0;
     twin::raw_replica replica{};
+    std::int64_t largest_batch = 0;
     int evaluations = 0;
 };
 
@@ -255,10 +256,17 @@ GPUCALC_DETAIL_HOT inline raw_replicas raw_replicas_for_rate(
     out.percentile = assumptions.ttft_percentile;
     out.gpus_per_replica = replica.gpus;
     out.replica = replica;
+    out.largest_batch = replica.feasible ? replica.step.batch : 0;  // the estimate's batch
     if (!replica.feasible) return out;
     const double lambda = rate;
     const std::int64_t cap = assumptions.largest_replicas;
     const raw_replicas_parts parts = raw_replicas_parts_of(replica, profile, assumptions);
+    if (!(parts.c2_prompt <= gpucalc::largest_service_scv &&
+          parts.c2_output <= gpucalc::largest_service_scv)) {
+        out.verdict = gpucalc::replicas_verdict::service_scv_out_of_range;
+        out.service_scv = parts.c2_prompt > parts.c2_output ? parts.c2_prompt : parts.c2_output;
+        return out;
+    }
     const auto trial = [&](std::int64_t r, double lam) {
         ++out.evaluations;
         return raw_replicas_try(replica, parts, route, assumptions, lam, r);
@@ -288,6 +296,19 @@ GPUCALC_DETAIL_HOT inline raw_replicas raw_replicas_for_rate(
         } else {
             fails = mid;
         }
+    }
+    if (replica.mode == gpucalc::prefill_mode::disaggregated && replica.prefill_time > 0.0) {
+        const double budget = replica.step.slo_ttft - replica.prefill_time;
+        if (budget < 0.0) {
+            out.verdict = gpucalc::replicas_verdict::replica_infeasible;
+            return out;
+        }
+        const raw_search pool = raw_servers_for_wait(lambda, replica.prefill_time, budget,
+                                                     assumptions.ttft_percentile, 0.0,
+                                                     parts.c2_prompt, detail::largest_count);
+        if (!pool.found) return out;
+        out.prefill_servers = pool.servers;
+        out.prefill_gpus = pool.servers * replica.gpus;
     }
     out.found = true;
     out.verdict = gpucalc::replicas_verdict::found;
@@ -319,19 +340,6 @@ GPUCALC_DETAIL_HOT inline raw_replicas raw_replicas_for_rate(
     }
     out.break_rate = lo;
     out.headroom = lo / lambda - 1.0;
-    if (replica.mode == gpucalc::prefill_mode::disaggregated) {
-        const double budget = replica.step.slo_ttft - replica.prefill_time;
-        const double c2_prompt = profile.prompt_p90 > 0
-                                     ? detail::scv_from_p90(profile.prompt_mean, profile.prompt_p90)
-                                     : assumptions.default_service_scv;
-        if (budget > 0.0 && replica.prefill_time > 0.0) {
-            const raw_search pool = raw_servers_for_wait(rate, replica.prefill_time, budget,
-                                                         assumptions.ttft_percentile, 0.0,
-                                                         c2_prompt, detail::largest_count);
-            out.prefill_servers = pool.found ? pool.servers : 0;
-        }
-        out.prefill_gpus = out.prefill_servers * replica.gpus;
-    }
     out.total_gpus = out.gpus + out.prefill_gpus;
     return out;
 }
@@ -473,6 +481,7 @@ void check_twins() {
             twin::expect_same("gpus", lib.gpus, raw.gpus);
             twin::expect_same("prefill servers", lib.prefill_servers, raw.prefill_servers);
             twin::expect_same("total gpus", lib.total_gpus, raw.total_gpus);
+            twin::expect_same("largest batch", lib.largest_batch, raw.largest_batch);
             twin::expect_same("utilization", lib.utilization, raw.utilization);
             twin::expect_same("service scv", lib.service_scv, raw.service_scv);
             twin::expect_same("slot time", lib.slot_time, raw.slot_time);

@@ -24,7 +24,7 @@ struct enum_traits<gpucalc::batch_verdict> {
 template <>
 struct enum_traits<gpucalc::demand_verdict> {
     static constexpr const char* name = "gpucalc::demand_verdict";
-    static constexpr int count = 4;
+    static constexpr int count = 5;
 };
 #define FUZZ_FIELD(m) f(#m, a.m, b.m)
 template <class F>
@@ -153,7 +153,7 @@ inline void inspect(inspector& i, const gpucalc::cold_start_estimate& c) {
 
 inline void inspect(inspector& i, const gpucalc::ramp_estimate& r) {
     i.flag("found", r.found);
-    i.enumeration("verdict", r.verdict, 3);
+    i.enumeration("verdict", r.verdict, 4);
     i.amount("lead_time", r.lead_time);
     i.amount("rate", r.rate);
     i.amount("rate_ahead", r.rate_ahead);
@@ -180,7 +180,7 @@ inline void inspect(inspector& i, const gpucalc::serving_strategy& s) {
 inline void inspect(inspector& i, const gpucalc::demand_plan& p) {
     using gpucalc::demand_verdict;
     i.flag("found", p.found);
-    i.enumeration("verdict", p.verdict, 4);
+    i.enumeration("verdict", p.verdict, 5);
     i.count("failed_period", static_cast<std::int64_t>(p.failed_period));
     i.count("periods", static_cast<std::int64_t>(p.periods));
     i.count("gpus_per_replica", p.gpus_per_replica);
@@ -234,7 +234,7 @@ inline void inspect(inspector& i, const gpucalc::batch_estimate& b) {
 void register_serving_demand(registry& r) {
     using namespace gpucalc;
     add_enum_to_string<capacity_market>(r, "to_string(capacity_market)", 2);
-    add_enum_to_string<demand_verdict>(r, "to_string(demand_verdict)", 4);
+    add_enum_to_string<demand_verdict>(r, "to_string(demand_verdict)", 5);
     add_enum_to_string<batch_verdict>(r, "to_string(batch_verdict)", 4);
     add(r, "cold_start", "cold_start", "gpucalc::cold_start({0}, {1}, {2}, {3})",
         [](generator& g) {

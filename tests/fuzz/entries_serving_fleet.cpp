@@ -28,7 +28,7 @@ struct fleet_column {
 template <>
 struct enum_traits<gpucalc::fleet_verdict> {
     static constexpr const char* name = "gpucalc::fleet_verdict";
-    static constexpr int count = 4;
+    static constexpr int count = 5;
 };
 #define FUZZ_FIELD(m) f(#m, a.m, b.m)
 template <class F>
@@ -155,7 +155,7 @@ inline void inspect(inspector& i, const gpucalc::fleet_choice& c) {
 
 inline void inspect(inspector& i, const gpucalc::fleet_plan& p) {
     i.flag("found", p.found);
-    i.enumeration("verdict", p.verdict, 4);
+    i.enumeration("verdict", p.verdict, 5);
     i.invariant("found iff the verdict says so",
                 p.found == (p.verdict == gpucalc::fleet_verdict::found));
     i.count("assignments", p.assignments == 0 ? 1 : p.assignments);
@@ -181,7 +181,7 @@ inline void inspect(inspector& i, const gpucalc::fleet_plan& p) {
 
 void register_serving_fleet(registry& r) {
     using namespace gpucalc;
-    add_enum_to_string<fleet_verdict>(r, "to_string(fleet_verdict)", 4);
+    add_enum_to_string<fleet_verdict>(r, "to_string(fleet_verdict)", 5);
     const auto args = [](generator& g) {
         const transformer m = draw::model(g);
         return std::tuple{m,

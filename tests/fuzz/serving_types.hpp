@@ -104,12 +104,25 @@ inline gpucalc::request_profile request_profile(generator& g) {
     constexpr std::int64_t small = std::int64_t{1} << 40;
     const auto in_range = [](std::int64_t v) { return v > 0 && v < small; };
     const std::int64_t extra = g.count(64);
+    // Realistic extremes inside the documented range too: a p90 10×, 1,000×, 3,000× (a C²
+    // beyond the queueing model's 1e6 from about 1,300×) or 10^6× its mean, at most 2^40.
+    const auto spread = [&](std::int64_t mean) {
+        static constexpr std::int64_t factors[] = {10, 1000, 3000, 1000000};
+        const std::int64_t k = g.one_of(factors);
+        return mean <= small / k ? k * mean : small;
+    };
+    const bool wide_prompt = g.coin(0.15);
     p.prompt_p90 = g.coin(0.5) ? g.keep(0)
-                               : g.keep(in_range(p.prompt_mean) ? 2 * p.prompt_mean : p.prompt_mean);
+                   : wide_prompt && in_range(p.prompt_mean)
+                       ? g.keep(spread(p.prompt_mean))
+                       : g.keep(in_range(p.prompt_mean) ? 2 * p.prompt_mean : p.prompt_mean);
+    const bool wide_output = g.coin(0.1);
     p.output_p90 = g.coin(0.5) ? g.keep(0)
-                               : g.keep(in_range(p.output_mean) && in_range(extra)
-                                            ? p.output_mean + extra
-                                            : p.output_mean);
+                   : wide_output && in_range(p.output_mean)
+                       ? g.keep(spread(p.output_mean))
+                       : g.keep(in_range(p.output_mean) && in_range(extra)
+                                    ? p.output_mean + extra
+                                    : p.output_mean);
     return p;
 }
 inline gpucalc::serving_slo serving_slo(generator& g) {
@@ -117,7 +130,9 @@ inline gpucalc::serving_slo serving_slo(generator& g) {
 }
 inline gpucalc::replica_assumptions replica_assumptions(generator& g) {
     gpucalc::replica_assumptions a{};
-    a.chunk_tokens = g.count(512);
+    // Tiny chunk budgets too (a prompt then takes hundreds of steps to enter).
+    static constexpr std::int64_t tiny_chunks[] = {1, 2, 18, 32};
+    a.chunk_tokens = g.coin(0.15) ? g.keep(g.one_of(tiny_chunks)) : g.count(512);
     a.memory_headroom = g.unit_interval(0.1);
     a.batch_limit = g.coin(0.8) ? g.keep(a.batch_limit) : g.count(64);
     a.parallel = serving_parallel(g);

@@ -206,3 +206,37 @@ TEST_CASE("reserved_base_load and batch_inference: empty, negative, a discount o
                          doctest::Contains("batch_inference: job.mean_time_between_preemptions = 0"),
                          invalid_input);
 }
+
+TEST_CASE("plan_demand and warm_replicas_for_ramp: a p90 far above its mean is a verdict") {
+    // A one-token prompt with a p90 of 3,000 (inside request_profile's range) gives a C² of
+    // 5.3e6 (worked in hostile_serving_replicas_test.cpp), beyond queue_wait's 1e6. It used to
+    // escape as "servers_for_wait: service_scv = ... must be in [0, 1e6]" from a disaggregated
+    // replica; now each function answers with the verdict.
+    cluster c{};
+    c.node.gpu = cat::h100_sxm;
+    c.node.gpus_per_node = 1;
+    const request_profile wide{1, 64, 3000, 0};
+    const replica_capacity_estimate e =
+        replica_capacity(check(cat::llama_3_8b), check(c), serving_setup{}, wide,
+                         serving_slo{2.0_s, 50.0_ms}, prefill_mode::disaggregated);
+    REQUIRE(e.feasible);
+    const demand_period curve[] = {{make<requests_per_second>(0.0), 1.0_h},
+                                   {make<requests_per_second>(10.0), 1.0_h}};
+    demand_plan plan{};
+    CHECK_NOTHROW(plan = plan_demand(e, wide, routing::round_robin, curve, 30.0_s, prices()));
+    CHECK_FALSE(plan.found);
+    CHECK(plan.verdict == demand_verdict::service_scv_out_of_range);
+    CHECK(plan.failed_period == 1);
+    CHECK(to_string(plan.verdict) == "service_scv_out_of_range");
+    std::vector<period_replicas> steps(2);
+    CHECK_NOTHROW(plan = plan_demand(e, wide, routing::round_robin, curve, 30.0_s, prices(), {},
+                                     steps));
+    CHECK(plan.verdict == demand_verdict::service_scv_out_of_range);
+    ramp_estimate ramp{};
+    CHECK_NOTHROW(ramp = warm_replicas_for_ramp(e, wide, routing::round_robin,
+                                                make<requests_per_second>(10.0),
+                                                demand_ramp{make<requests_per_second>(1.0)},
+                                                30.0_s));
+    CHECK_FALSE(ramp.found);
+    CHECK(ramp.verdict == replicas_verdict::service_scv_out_of_range);
+}

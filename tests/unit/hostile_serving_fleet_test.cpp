@@ -64,6 +64,10 @@ TEST_CASE("shares that do not sum to 1, or outside [0, 1]") {
     CHECK(e.find("plan_fleet") != std::string::npos);
     CHECK(e.find("share") != std::string::npos);
     CHECK(e.find("sum to 1") != std::string::npos);
+    // The sum is named by the shares the caller wrote, not the internal table's field (it was
+    // "plan_fleet: table.share = 1.1").
+    CHECK(e.find("plan_fleet: buckets[0..1].share = 1.1 must sum to 1") == 0);
+    CHECK(e.find("table.") == std::string::npos);
     const std::string negative =
         plan({h100()}, {{{256, 128, 0, 0}, -0.2}, {{2048, 512, 0, 0}, 1.2}}, 1.0);
     CHECK(negative.find("buckets[0].share") != std::string::npos);
@@ -99,6 +103,10 @@ TEST_CASE("a table made by hand is checked") {
     CHECK(error_of([&] { cheapest_fleet(t); }).find("table.replica_rate[0][0]") !=
           std::string::npos);
     t.replica_rate[0][0] = make<requests_per_second>(1.0);
+    // A table made by hand names its own field.
+    t.share[0] = 0.5;
+    CHECK(error_of([&] { cheapest_fleet(t); }).find("cheapest_fleet: table.share = 0.5") == 0);
+    t.share[0] = 1.0;
     t.gpus_per_replica[0] = 0;
     CHECK(error_of([&] { cheapest_fleet(t); }).find("table.gpus_per_replica[0]") !=
           std::string::npos);
@@ -125,4 +133,18 @@ TEST_CASE("an error in one type's cluster or setup names that type") {
     wide.setup.parallel.tensor = 2;  // a 1-GPU node cannot hold TP 2
     const std::string layout = plan({wide}, two, 1.0);
     CHECK(layout.find("plan_fleet: types[0].setup.parallel.tensor") == 0);
+}
+
+TEST_CASE("a bucket whose p90 is far above its mean: a verdict naming the bucket") {
+    // A one-token prompt with a p90 of 3,000 is inside request_profile's range; its C² (5.3e6,
+    // worked in hostile_serving_replicas_test.cpp) is beyond queue_wait's 1e6. The bucket was
+    // reported as unservable; the verdict now says why there is no fleet.
+    const fleet_plan p = plan_fleet(cat::llama_3_8b, std::vector<fleet_gpu_type>{h100()},
+                                    std::vector<fleet_bucket>{two[0], {{1, 64, 3000, 0}, 0.4}},
+                                    make<requests_per_second>(1.0), slo, prefill_mode::chunked,
+                                    routing::round_robin);
+    CHECK_FALSE(p.found);
+    CHECK(p.verdict == fleet_verdict::service_scv_out_of_range);
+    CHECK(p.unservable_bucket == 1);
+    CHECK(to_string(p.verdict) == "service_scv_out_of_range");
 }

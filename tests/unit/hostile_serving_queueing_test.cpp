@@ -112,10 +112,12 @@ TEST_CASE("servers_for_wait: bad targets and caps are named; no count is an expl
     CHECK_THROWS_WITH_AS(servers_for_wait(ten_per_second, one_second, negative_mean),
                          doctest::Contains("servers_for_wait: target.mean_wait = "),
                          invalid_input);
+    // The percentile is named as the caller wrote it, a member of the target (it was named
+    // "percentile", queue_wait's argument).
     wait_target bad_p = p99_within(1.0);
     bad_p.percentile = 1.0;
     CHECK_THROWS_WITH_AS(servers_for_wait(ten_per_second, one_second, bad_p),
-                         "servers_for_wait: percentile = 1 must be in (0, 1)", invalid_input);
+                         "servers_for_wait: target.percentile = 1 must be in (0, 1)", invalid_input);
     CHECK_THROWS_WITH_AS(servers_for_wait(ten_per_second, one_second, p99_within(1.0), 1.0, 0),
                          "servers_for_wait: largest_servers = 0 must be >= 1", invalid_input);
     CHECK_THROWS_WITH_AS(

@@ -2,7 +2,8 @@
 // replicas_cost_per_million_tokens is invalid_input naming the function, the field, the value and
 // the rule: a negative or zero rate, a zero SLO, a TTFT percentile outside (0, 1), a negative
 // C_s², a zero replica cap, a routing cast from another integer, a p90 below its mean, a
-// negative price. Input at the edges gets a finite answer or an explicit "no".
+// negative price, an estimate whose rate or GPU count is not a rate or a count. Input at the
+// edges gets a finite answer or an explicit "no" (a p90 far above its mean: a verdict).
 #include <gpucalc/catalog/gpus.hpp>
 #include <gpucalc/catalog/models.hpp>
 #include <gpucalc/serving.hpp>
@@ -123,4 +124,76 @@ TEST_CASE("edges: a tiny rate, a huge rate, extreme percentiles give finite answ
     const replicas_estimate pooled = run(1e6, {}, chat_slo, routing::join_shortest_queue);
     CHECK(pooled.found);
     CHECK(pooled.replicas > 1000);
+}
+
+namespace {
+/// The fuzzer's reproduction: a one-token prompt whose p90 is 3,000 tokens, inside
+/// request_profile's range (p90 in [mean, 2^40]). Its C² from the p90 (scv_from_p90, worked by
+/// hand): ((3000 − 1) ÷ (ln 10 − 1))² = (2999 ÷ 1.302585)² = 5,300,791.5, above queue_wait's
+/// 1e6.
+const request_profile wide_prompts{1, 64, 3000, 0};
+const serving_slo slo_2s{2.0_s, 50.0_ms};
+}  // namespace
+
+TEST_CASE("a p90 far above its mean is answered with a verdict, never an inner function's error") {
+    // It used to throw "servers_for_wait: service_scv = 5300791.52 must be in [0, 1e6]" from
+    // the disaggregated prefill pool: a function the caller never called, about a value they
+    // never wrote. Every prefill mode now says the lengths are beyond the queueing model.
+    for (prefill_mode mode :
+         {prefill_mode::stall, prefill_mode::chunked, prefill_mode::disaggregated}) {
+        CAPTURE(to_string(mode));
+        replicas_estimate r{};
+        CHECK_NOTHROW(r = replicas_for_rate(cat::llama_3_8b, one_h100().spec(), serving_setup{},
+                                            wide_prompts, slo_2s, mode, routing::round_robin,
+                                            make<requests_per_second>(10.0)));
+        CHECK_FALSE(r.found);
+        CHECK(r.verdict == replicas_verdict::service_scv_out_of_range);
+        CHECK(r.service_scv == approx(5300791.52, 1e-8));
+        CHECK(r.total_gpus == 0);
+        CHECK(to_string(r.verdict) == "service_scv_out_of_range");
+    }
+    // Just inside: p90 = 1,303 gives (1302 ÷ 1.302585)² = 999,101, answered.
+    const replicas_estimate inside = replicas_for_rate(
+        cat::llama_3_8b, one_h100().spec(), serving_setup{}, request_profile{1, 64, 1303, 0},
+        slo_2s, prefill_mode::disaggregated, routing::round_robin,
+        make<requests_per_second>(10.0));
+    CHECK(inside.found);
+    // The output's p90 counts alike.
+    const replicas_estimate outputs =
+        run(10.0, {}, chat_slo, routing::round_robin, request_profile{1024, 1, 0, 3000});
+    CHECK(outputs.verdict == replicas_verdict::service_scv_out_of_range);
+}
+
+TEST_CASE("replicas_cost_per_million_tokens checks the estimate it is given") {
+    // It returned +inf for a rate of 0, -inf for -0, NaN for NaN and a negative price for a
+    // negative rate or GPU count: the estimate's fields were not checked.
+    replicas_estimate e{};
+    e.found = true;
+    e.rate = make<requests_per_second>(2.0);
+    e.total_gpus = 4;
+    const gpu_price price = make<usd_per_gpu_hour>(3.0);
+    // By hand: 4 GPUs × $3/h ÷ 3,600 s ÷ (2 × 256 tokens/s) × 1e6 = $6.51 per million.
+    CHECK(in<usd_per_million_tokens>(replicas_cost_per_million_tokens(e, 256, price)) ==
+          approx(4.0 * 3.0 / 3600.0 / 512.0 * 1e6, 1e-12));
+    for (double rate : {0.0, -0.0, -1.0, std::numeric_limits<double>::quiet_NaN(),
+                        std::numeric_limits<double>::infinity()}) {
+        CAPTURE(rate);
+        e.rate = make<requests_per_second>(rate);
+        CHECK_THROWS_WITH_AS(replicas_cost_per_million_tokens(e, 256, price),
+                             doctest::Contains("replicas_cost_per_million_tokens: estimate.rate = "),
+                             invalid_input);
+    }
+    e.rate = make<requests_per_second>(2.0);
+    for (std::int64_t g : {std::int64_t{0}, std::int64_t{-4}, (std::int64_t{1} << 40) + 1}) {
+        CAPTURE(g);
+        e.total_gpus = g;
+        CHECK_THROWS_WITH_AS(
+            replicas_cost_per_million_tokens(e, 256, price),
+            doctest::Contains("replicas_cost_per_million_tokens: estimate.total_gpus = "),
+            invalid_input);
+    }
+    // An estimate that found nothing is 0 whatever its fields hold (read found first).
+    e.found = false;
+    e.rate = make<requests_per_second>(-1.0);
+    CHECK(replicas_cost_per_million_tokens(e, 256, price) == token_price{});
 }

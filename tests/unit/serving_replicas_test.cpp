@@ -424,3 +424,155 @@ TEST_CASE("analytic vs simulation: replica counts, chunked, round-robin and JSQ"
 TEST_CASE("analytic vs simulation: replica counts, disaggregated, round-robin and JSQ") {
     check_counts(prefill_mode::disaggregated, {{3, 3, 3, 3}, {3, 3, 3, 3}});
 }
+
+// --- the batch cap, searched with the replica count ---------------------------------------------
+
+namespace {
+
+/// The fuzzer's case for a looser TTFT finding a worse answer: Llama-2-70B in nf4 on one B200 at
+/// a compute efficiency of 0.15, chunked prefill with 18-token chunks, 2.8 requests/s. The report
+/// does not state the profile or the TPOT; with 2,048-token prompts, 256-token answers and a
+/// 20 ms TPOT the code before this fix answered, at p99 TTFT 1.75 / 2.6 / 3.5 / 7 s, 414 GPUs /
+/// none / 326 / 41 (the report's figures, from its own profile: 413 / 404 / none / 169). Each
+/// replica ran at replica_capacity's batch, the largest whose TTFT floor ⌈2048 ÷ 18⌉ = 114
+/// steps fits under the SLO (18, 36, 47 and 47 sequences: 1.72 s of a 1.75 s SLO, 2.59 s of
+/// 2.6 s), which leaves almost nothing for queueing.
+struct b200_case {
+    checked_model model = check(cat::llama_2_70b);
+    checked_cluster node = one(cat::b200);
+    serving_setup setup = [] {
+        serving_setup s{};
+        s.weights = formats::nf4;
+        s.efficiency.compute = 0.15;
+        return s;
+    }();
+    request_profile profile{2048, 256, 0, 0};
+    replicas_assumptions assumptions = [] {
+        replicas_assumptions a{};
+        a.replica.chunk_tokens = 18;
+        return a;
+    }();
+    serving_slo slo(double ttft_s, double tpot_ms = 20.0) const {
+        return {make<seconds>(ttft_s), make<milliseconds>(tpot_ms)};
+    }
+    replicas_estimate at(const serving_slo& s, double rate = 2.8,
+                         routing route = routing::round_robin) const {
+        return replicas_for_rate(model, node, setup, profile, s, prefill_mode::chunked, route,
+                                 make<requests_per_second>(rate), assumptions);
+    }
+    /// The fewest replicas over every batch cap from 1 to replica_capacity's batch, each from
+    /// replica_capacity with that batch_limit (its batch is then the cap) and the estimate's
+    /// replicas_for_rate: the exhaustive answer the search must reach where the caps it tries
+    /// hold the best one. 0 when no cap has one.
+    std::int64_t exhaustive(const serving_slo& s, double rate, std::int64_t& best_cap) const {
+        const replica_capacity_estimate top = replica_capacity(
+            model, node, setup, profile, s, prefill_mode::chunked, assumptions.replica);
+        std::int64_t best = 0;
+        for (std::int64_t b = 1; b <= top.batch; ++b) {
+            replica_assumptions capped = assumptions.replica;
+            capped.batch_limit = b;
+            const replicas_estimate r = replicas_for_rate(
+                replica_capacity(model, node, setup, profile, s, prefill_mode::chunked, capped),
+                profile, routing::round_robin, make<requests_per_second>(rate), assumptions);
+            if (r.found && (best == 0 || r.replicas < best)) {
+                best = r.replicas;
+                best_cap = b;
+            }
+        }
+        return best;
+    }
+};
+
+}  // namespace
+
+TEST_CASE("a looser TTFT never needs more GPUs: the fuzzer's 70B case, against every batch cap") {
+    const b200_case k{};
+    std::int64_t last = 0;
+    for (double ttft : {1.75, 2.6, 3.5, 7.0}) {
+        CAPTURE(ttft);
+        const replicas_estimate r = k.at(k.slo(ttft));
+        REQUIRE(r.found);  // 2.6 s was "none found"
+        // Every cap up to 64 is tried, and replica_capacity's batch here is at most 47: the
+        // search must find the exhaustive minimum.
+        std::int64_t cap = 0;
+        CHECK(r.replicas == k.exhaustive(k.slo(ttft), 2.8, cap));
+        CHECK(r.replica.batch <= r.largest_batch);
+        CHECK(r.time_to_first_token <= k.slo(ttft).time_to_first_token);
+        CHECK(r.time_per_token <= k.slo(ttft).time_per_output_token);
+        if (last > 0) CHECK(r.total_gpus <= last);
+        last = r.total_gpus;
+        // The answer is replicas_for_rate on the estimate at the cap it chose.
+        replica_assumptions chosen = k.assumptions.replica;
+        chosen.batch_limit = r.replica.batch;
+        const replicas_estimate again = replicas_for_rate(
+            replica_capacity(k.model, k.node, k.setup, k.profile, k.slo(ttft),
+                             prefill_mode::chunked, chosen),
+            k.profile, routing::round_robin, make<requests_per_second>(2.8), k.assumptions);
+        CHECK(again.replicas == r.replicas);
+        CHECK(again.break_rate == r.break_rate);
+    }
+    // The 1.75 s answer's replicas also meet 3.5 s, so 3.5 s has an answer no larger.
+    const replicas_estimate tight = k.at(k.slo(1.75));
+    CHECK(k.at(k.slo(3.5)).total_gpus <= tight.total_gpus);
+}
+
+TEST_CASE("a looser TPOT never needs more GPUs, a higher rate never fewer") {
+    const b200_case k{};
+    for (routing route : {routing::round_robin, routing::join_shortest_queue}) {
+        CAPTURE(to_string(route));
+        std::int64_t last = 0;
+        for (double tpot : {12.0, 15.0, 20.0, 30.0, 50.0, 100.0}) {
+            CAPTURE(tpot);
+            const replicas_estimate r = k.at(k.slo(2.6, tpot), 2.8, route);
+            REQUIRE(r.found);
+            if (last > 0) CHECK(r.total_gpus <= last);
+            last = r.total_gpus;
+        }
+        last = 0;
+        for (double rate = 0.05; rate < 100.0; rate *= 1.9) {
+            CAPTURE(rate);
+            const replicas_estimate r = k.at(k.slo(2.6), rate, route);
+            REQUIRE(r.found);
+            CHECK(r.total_gpus >= last);
+            last = r.total_gpus;
+        }
+    }
+    // Every mode on the chat replica: TTFT and TPOT loosened together, and a rising rate.
+    for (prefill_mode mode : {prefill_mode::stall, prefill_mode::chunked,
+                              prefill_mode::disaggregated}) {
+        CAPTURE(to_string(mode));
+        std::int64_t last = 0;
+        for (double ttft_ms : {40.0, 60.0, 100.0, 200.0, 500.0, 2000.0}) {
+            CAPTURE(ttft_ms);
+            const replicas_estimate r = replicas_for_rate(
+                check(cat::llama_3_8b), one(cat::h100_sxm), serving_setup{}, chat,
+                serving_slo{make<milliseconds>(ttft_ms), make<milliseconds>(12.0 + ttft_ms / 50.0)},
+                mode, routing::round_robin, make<requests_per_second>(40.0));
+            if (!r.found) {
+                CHECK(last == 0);  // a "no" only before the first "yes"
+                continue;
+            }
+            if (last > 0) CHECK(r.total_gpus <= last);
+            last = r.total_gpus;
+        }
+    }
+}
+
+TEST_CASE("the batch caps tried: every cap to 64, then six significant bits") {
+    // By hand: 1000 = 0b1111101000 has ten bits; keeping six leaves 0b1111100000 = 992.
+    CHECK(detail::batch_cap_at_or_below(1) == 1);
+    CHECK(detail::batch_cap_at_or_below(63) == 63);
+    CHECK(detail::batch_cap_at_or_below(64) == 64);
+    CHECK(detail::batch_cap_at_or_below(65) == 64);
+    CHECK(detail::batch_cap_at_or_below(66) == 66);
+    CHECK(detail::batch_cap_at_or_below(127) == 126);
+    CHECK(detail::batch_cap_at_or_below(131) == 128);
+    CHECK(detail::batch_cap_at_or_below(1000) == 992);
+    CHECK(detail::batch_cap_at_or_below(std::int64_t{1} << 40) == std::int64_t{1} << 40);
+    // Within 1/32 of each other above 64.
+    for (std::int64_t b = 65; b < 100000; b += 7) {
+        const std::int64_t below = detail::batch_cap_at_or_below(b);
+        CHECK(below <= b);
+        CHECK(static_cast<double>(b - below) < static_cast<double>(b) / 32.0);
+    }
+}

@@ -159,16 +159,61 @@ GPUCALC_DETAIL_INLINE constexpr duration chunk_extra(const parallel_decode_estim
     return spill + chunk_communication;
 }
 
-}  // namespace detail
+/// What replica_capacity computes before it chooses the batch: the replica's verdict, its
+/// contexts, memory bound, batch-1 step and prefill, and the chunk's parts. replicas_for_rate
+/// keeps it to evaluate the same replica at other batch caps (replica_at_batch).
+struct replica_sizing {
+    /// mode, verdict, feasible (false), gpus, the contexts, memory_batch, T(1) and P; when not
+    /// feasible, also the times replica_capacity reports (T(1) and the TTFT floor).
+    replica_capacity_estimate head{};
+    parallel_decode_estimate one{};  ///< the batch-1 decode step
+    serving_setup decode{};          ///< the setup decode steps run at (decode_context)
+    serving_parallel_assumptions parallel{};
+    serving_slo slo{};
+    std::int64_t prompt_tokens = 1;
+    std::int64_t output_tokens = 1;
+    std::int64_t chunk_tokens = 1;
+    double chunks = 0.0;              ///< ⌈N ÷ C⌉
+    duration chunk_compute{};         ///< chunked: the chunk's compute (see chunk_extra)
+    duration chunk_communication{};   ///< chunked: the chunk's all-reduces
+    const char* function = "";
+};
 
-namespace detail {
-/// replica_capacity, its errors naming `function` (replicas_for_rate calls it too).
-GPUCALC_DETAIL_HOT constexpr replica_capacity_estimate replica_capacity_as(
+/// The decode step at batch b of a sized replica (b in [1, head.memory_batch]).
+constexpr parallel_decode_estimate replica_decode(const checked_model& m, const checked_cluster& c,
+                                                  const replica_sizing& z, std::int64_t b) {
+    serving_setup s = z.decode;
+    s.batch = b;
+    return decode_across(m, c, s, z.parallel, z.function);
+}
+
+/// The chunked TTFT floor at a decode step d: ⌈N ÷ C⌉ × (T + X).
+constexpr duration replica_ttft_chunked(const replica_sizing& z, const parallel_decode_estimate& d) {
+    return z.chunks * (d.time_per_token + chunk_extra(d, z.chunk_compute, z.chunk_communication));
+}
+
+/// Whether the replica at decode step d (at some batch) meets both SLO floors: T ≤ TPOT and,
+/// chunked, the chunks' steps ≤ TTFT.
+constexpr bool replica_meets_slo(const replica_sizing& z, const parallel_decode_estimate& d) {
+    return d.time_per_token <= z.slo.time_per_output_token &&
+           (z.head.mode != prefill_mode::chunked ||
+            replica_ttft_chunked(z, d) <= z.slo.time_to_first_token);
+}
+
+/// replica_capacity up to the choice of the batch, its errors naming `function`.
+GPUCALC_DETAIL_INLINE constexpr replica_sizing size_replica(
     const checked_model& m, const checked_cluster& c, const serving_setup& setup,
     const request_profile& profile, const serving_slo& slo, prefill_mode mode,
     const replica_assumptions& assumptions, const char* function) {
     check_replica_inputs(profile, slo, mode, assumptions, function);
-    replica_capacity_estimate r{};
+    replica_sizing z{};
+    z.function = function;
+    z.slo = slo;
+    z.parallel = assumptions.parallel;
+    z.prompt_tokens = profile.prompt_mean;
+    z.output_tokens = profile.output_mean;
+    z.chunk_tokens = assumptions.chunk_tokens;
+    replica_capacity_estimate& r = z.head;
     r.mode = mode;
     const std::int64_t n_prompt = profile.prompt_mean;
     const std::int64_t d_out = profile.output_mean;
@@ -176,16 +221,11 @@ GPUCALC_DETAIL_HOT constexpr replica_capacity_estimate replica_capacity_as(
     r.memory_context = (profile.prompt_p90 > 0 ? profile.prompt_p90 : n_prompt) +
                        (profile.output_p90 > 0 ? profile.output_p90 : d_out);
 
-    serving_setup dec = setup;
-    dec.context = r.decode_context;
-    dec.batch = 1;
-    const auto decode_at = [&](std::int64_t b) {
-        dec.batch = b;
-        return detail::decode_across(m, c, dec, assumptions.parallel, function);
-    };
-    const parallel_decode_estimate one = decode_at(1);  // checks the setup and the layout
+    z.decode = setup;
+    z.decode.context = r.decode_context;
+    z.one = replica_decode(m, c, z, 1);  // checks the setup and the layout
     r.gpus = setup.parallel.tensor * setup.parallel.pipeline;
-    r.time_per_token_batch_one = one.time_per_token;
+    r.time_per_token_batch_one = z.one.time_per_token;
 
     serving_setup pre = setup;
     pre.batch = 1;
@@ -193,80 +233,92 @@ GPUCALC_DETAIL_HOT constexpr replica_capacity_estimate replica_capacity_as(
     const parallel_prefill_estimate p = detail::prefill_across(m, c, pre, assumptions.parallel,
                                                                function);
     r.prefill_time = p.time_to_first_token;
-    duration chunk_compute{}, chunk_comm{};
-    const double chunks = static_cast<double>(detail::ceil_div(n_prompt, assumptions.chunk_tokens));
+    z.chunks = static_cast<double>(detail::ceil_div(n_prompt, assumptions.chunk_tokens));
     if (mode == prefill_mode::chunked) {
-        chunk_compute = p.compute_time * (static_cast<double>(assumptions.chunk_tokens) /
-                                          static_cast<double>(n_prompt));
+        z.chunk_compute = p.compute_time * (static_cast<double>(assumptions.chunk_tokens) /
+                                            static_cast<double>(n_prompt));
         pre.prompt = assumptions.chunk_tokens;
-        chunk_comm = detail::prefill_across(m, c, pre, assumptions.parallel, function)
-                         .communication_time;
+        z.chunk_communication =
+            detail::prefill_across(m, c, pre, assumptions.parallel, function).communication_time;
     }
-    const auto ttft_chunked = [&](const parallel_decode_estimate& d) {
-        return chunks * (d.time_per_token + detail::chunk_extra(d, chunk_compute, chunk_comm));
-    };
 
     serving_setup mem = setup;
     mem.context = r.memory_context;
     r.memory_batch = detail::largest_serving_count(function, m, mem, &serving_setup::batch,
                                                    c.spec().node.gpu, assumptions.memory_headroom,
                                                    assumptions.batch_limit);
-    const duration ttft_floor = mode == prefill_mode::chunked ? ttft_chunked(one) : r.prefill_time;
+    const duration ttft_floor =
+        mode == prefill_mode::chunked ? replica_ttft_chunked(z, z.one) : r.prefill_time;
     if (r.memory_batch == 0) {
         r.verdict = replica_verdict::does_not_fit;
-    } else if (one.time_per_token > slo.time_per_output_token) {
+    } else if (z.one.time_per_token > slo.time_per_output_token) {
         r.verdict = replica_verdict::tpot_below_batch_one;
     } else if (ttft_floor > slo.time_to_first_token) {
         r.verdict = replica_verdict::ttft_below_prefill;
     }
     if (r.verdict != replica_verdict::feasible) {
-        r.time_per_token = one.time_per_token;
+        r.time_per_token = z.one.time_per_token;
         r.time_to_first_token = ttft_floor;
-        return r;
     }
+    return z;
+}
+
+/// The largest batch of a feasible sized replica that meets both SLO floors: bisection over
+/// [1, memory_batch] (batch 1 meets them: the verdict says so; T and X grow with the batch).
+constexpr std::int64_t largest_replica_batch(const checked_model& m, const checked_cluster& c,
+                                             const replica_sizing& z) {
+    return largest_that_fits(
+        z.function, z.head.memory_batch, [](std::int64_t) { return true; },
+        [&](std::int64_t b) { return replica_meets_slo(z, replica_decode(m, c, z, b)); });
+}
+
+/// The estimate of a feasible sized replica at batch b (in [1, its largest batch]): what
+/// replica_capacity answers when its batch is b. `rates`: also the sustainable rate and what
+/// follows from it (replicas_for_rate's batch search skips them for the caps it only tries;
+/// they are then 0).
+constexpr replica_capacity_estimate replica_at_batch(const checked_model& m,
+                                                     const checked_cluster& c,
+                                                     const replica_sizing& z, std::int64_t b,
+                                                     bool rates = true) {
+    replica_capacity_estimate r = z.head;
     r.feasible = true;
-    // Bisection over [1, memory_batch]: batch 1 meets both SLOs (checked above).
-    r.batch = largest_that_fits(
-        function, r.memory_batch, [](std::int64_t) { return true; },
-        [&](std::int64_t b) {
-            const parallel_decode_estimate d = decode_at(b);
-            return d.time_per_token <= slo.time_per_output_token &&
-                   (mode != prefill_mode::chunked || ttft_chunked(d) <= slo.time_to_first_token);
-        });
-    const parallel_decode_estimate at_b = decode_at(r.batch);
+    r.batch = b;
+    const prefill_mode mode = r.mode;
+    const parallel_decode_estimate at_b = replica_decode(m, c, z, b);
     r.time_per_token = at_b.time_per_token;
 
     replica_step_model& s = r.step;
     s.mode = mode;
-    s.slo = slo;
-    s.batch = r.batch;
-    s.prompt_tokens = n_prompt;
-    s.output_tokens = d_out;
-    s.chunk_tokens = assumptions.chunk_tokens;
+    s.slo = z.slo;
+    s.batch = b;
+    s.prompt_tokens = z.prompt_tokens;
+    s.output_tokens = z.output_tokens;
+    s.chunk_tokens = z.chunk_tokens;
     s.prefill_time = r.prefill_time;
     // The step as an affine function of the running batch, the chord from T(1) to T(B)
     // (derived; the roofline step is a max of two affine terms, so the chord lies on or above
     // it, and the load model's times are upper bounds between the two).
-    s.step_per_sequence = r.batch > 1 ? (at_b.time_per_token - one.time_per_token) /
-                                            static_cast<double>(r.batch - 1)
-                                      : duration{};
-    s.step_fixed = one.time_per_token - s.step_per_sequence;
+    s.step_per_sequence = b > 1 ? (at_b.time_per_token - z.one.time_per_token) /
+                                      static_cast<double>(b - 1)
+                                : duration{};
+    s.step_fixed = z.one.time_per_token - s.step_per_sequence;
     if (s.step_fixed < duration{}) s.step_fixed = duration{};  // rounding only: T(B) <= B T(1)
     if (mode == prefill_mode::chunked) {
-        s.chunk_step_extra = detail::chunk_extra(at_b, chunk_compute, chunk_comm);
+        s.chunk_step_extra = detail::chunk_extra(at_b, z.chunk_compute, z.chunk_communication);
         r.chunk_step_extra = s.chunk_step_extra;
     }
     r.time_to_first_token =
-        mode == prefill_mode::chunked ? ttft_chunked(at_b) : r.prefill_time;
+        mode == prefill_mode::chunked ? replica_ttft_chunked(z, at_b) : r.prefill_time;
     r.longest_token_gap = r.time_per_token + (mode == prefill_mode::stall     ? r.prefill_time
                                               : mode == prefill_mode::chunked ? r.chunk_step_extra
                                                                               : duration{});
-    const sequence_count b_seq = make<sequences>(static_cast<double>(r.batch));
-    r.decode_only_rate = b_seq / (static_cast<double>(d_out) * r.time_per_token);
+    const sequence_count b_seq = make<sequences>(static_cast<double>(b));
+    r.decode_only_rate = b_seq / (static_cast<double>(z.output_tokens) * r.time_per_token);
     r.capacity = detail::saturation_rate(s);
+    if (!rates) return r;
     r.sustainable_rate = detail::slo_rate(s, r.capacity);
-    r.output_token_rate = r.sustainable_rate * make<tokens>(static_cast<double>(d_out)) /
-                          make<sequences>(1.0);
+    r.output_token_rate = r.sustainable_rate *
+                          make<tokens>(static_cast<double>(z.output_tokens)) / make<sequences>(1.0);
     r.time_per_token_at_rate = detail::load_at(s, r.sustainable_rate).time_per_token;
     if (mode == prefill_mode::disaggregated) {
         r.prefill_replicas_per_decode_replica =
@@ -274,6 +326,17 @@ GPUCALC_DETAIL_HOT constexpr replica_capacity_estimate replica_capacity_as(
     }
     return r;
 }
+
+/// replica_capacity, its errors naming `function` (replicas_for_rate calls it too).
+GPUCALC_DETAIL_HOT constexpr replica_capacity_estimate replica_capacity_as(
+    const checked_model& m, const checked_cluster& c, const serving_setup& setup,
+    const request_profile& profile, const serving_slo& slo, prefill_mode mode,
+    const replica_assumptions& assumptions, const char* function) {
+    const replica_sizing z = size_replica(m, c, setup, profile, slo, mode, assumptions, function);
+    if (z.head.verdict != replica_verdict::feasible) return z.head;
+    return replica_at_batch(m, c, z, largest_replica_batch(m, c, z));
+}
+
 }  // namespace detail
 
 /// One replica's capacity under continuous batching (iteration-level scheduling, Yu et al. 2022

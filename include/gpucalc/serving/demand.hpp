@@ -72,6 +72,9 @@ enum class demand_verdict {
     spot_unsuitable,     ///< prices.market is spot: a reclaim drops requests (see capacity_market)
     replica_infeasible,  ///< one replica cannot serve the profile at the SLO
     above_largest,       ///< a step needs more than assumptions.replicas.largest_replicas
+    /// the profile's p90s put the lengths' C_s² beyond the queueing approximation's range
+    /// (replicas_verdict::service_scv_out_of_range)
+    service_scv_out_of_range,
 };
 
 constexpr std::string_view to_string(demand_verdict v) {
@@ -80,6 +83,7 @@ constexpr std::string_view to_string(demand_verdict v) {
         case demand_verdict::spot_unsuitable: return "spot_unsuitable";
         case demand_verdict::replica_infeasible: return "replica_infeasible";
         case demand_verdict::above_largest: return "above_largest";
+        case demand_verdict::service_scv_out_of_range: return "service_scv_out_of_range";
     }
     return "unknown";
 }
@@ -205,7 +209,9 @@ inline demand_plan plan_demand_core(const replica_capacity_estimate& replica,
         if (!e.found && record && why == demand_verdict::found) {
             failed = i;
             why = e.verdict == replicas_verdict::above_largest ? demand_verdict::above_largest
-                                                               : demand_verdict::replica_infeasible;
+                  : e.verdict == replicas_verdict::service_scv_out_of_range
+                      ? demand_verdict::service_scv_out_of_range
+                      : demand_verdict::replica_infeasible;
         }
         return servers_of(e);
     };

@@ -126,8 +126,19 @@ inline fleet_plan plan_fleet_core(const checked_model& model, const fleet_gpu_ty
     // The rate, the shares' sum and the assumptions, before the replica searches; the rate
     // first, named as the caller wrote it.
     require_positive(function, "rate", rate);
-    check_fleet_table(table, a, function);
+    check_fleet_table(table, a, function, true);
     check_replicas_inputs(function, k[0].profile, route, rate, a.replicas, true);
+    // A bucket with traffic whose lengths are beyond the queueing approximation: no fleet.
+    for (std::size_t b = 0; b < n_buckets; ++b) {
+        if (k[b].share > 0.0 &&
+            !length_scv_in_range(k[b].profile, a.replicas.default_service_scv)) {
+            fleet_plan plan{};
+            plan.verdict = fleet_verdict::service_scv_out_of_range;
+            plan.unservable_bucket = b;
+            plan.table = table;
+            return plan;
+        }
+    }
     for (std::size_t g = 0; g < n_types; ++g) {
         const checked_cluster c = [&] {
             try {

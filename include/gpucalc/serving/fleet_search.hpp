@@ -71,6 +71,9 @@ enum class fleet_verdict {
     /// every assignment needs, of some type, more than assumptions.replicas.largest_replicas
     /// replicas or more than 2^40 GPUs
     above_largest,
+    /// a bucket's p90s put its lengths' C_s² beyond the queueing approximation's range
+    /// (replicas_verdict::service_scv_out_of_range; unservable_bucket says which)
+    service_scv_out_of_range,
 };
 
 constexpr std::string_view to_string(fleet_verdict v) {
@@ -79,6 +82,7 @@ constexpr std::string_view to_string(fleet_verdict v) {
         case fleet_verdict::bucket_unservable: return "bucket_unservable";
         case fleet_verdict::too_large: return "too_large";
         case fleet_verdict::above_largest: return "above_largest";
+        case fleet_verdict::service_scv_out_of_range: return "service_scv_out_of_range";
     }
     return "unknown";
 }
@@ -101,7 +105,8 @@ struct fleet_choice {
 struct fleet_plan {
     bool found = false;
     fleet_verdict verdict = fleet_verdict::bucket_unservable;
-    std::size_t unservable_bucket = 0;  ///< bucket_unservable: the first such bucket
+    /// bucket_unservable, service_scv_out_of_range: the first such bucket
+    std::size_t unservable_bucket = 0;
     std::int64_t assignments = 0;       ///< assignments searched (or, too_large, counted)
     fleet_choice cheapest{};            ///< the cheapest fleet, mixed or not
     /// The cheapest fleet of one type (found false when no type serves every bucket within the
@@ -143,9 +148,14 @@ GPUCALC_DETAIL_COLD inline std::string fleet_element(const char* array, std::siz
     return std::string(array) + "[" + std::to_string(i) + "]";
 }
 
-/// The table's rules (cheapest_fleet's Ranges); errors name "table.<field>".
+/// The table's rules (cheapest_fleet's Ranges); errors name "table.<field>", or, `from_buckets`
+/// (plan_fleet, which fills the table from its buckets), the shares as "buckets[i].share".
 inline void check_fleet_table(const fleet_table& t, const fleet_assumptions& a,
-                              const char* function) {
+                              const char* function, bool from_buckets = false) {
+    const char* shares = from_buckets ? "buckets" : "table.share";
+    const auto share_field = [&](std::size_t b) {
+        return from_buckets ? fleet_element(shares, b) + ".share" : fleet_element(shares, b);
+    };
     if (!(t.types >= 1 && t.types <= fleet_type_limit)) {
         throw_invalid(function, "table.types", static_cast<double>(t.types), "",
                       "must be in [1, 8] (fleet_type_limit)");
@@ -163,14 +173,16 @@ inline void check_fleet_table(const fleet_table& t, const fleet_assumptions& a,
     double sum = 0.0;
     for (std::size_t b = 0; b < t.buckets; ++b) {
         if (!(t.share[b] >= 0.0 && t.share[b] <= 1.0)) {
-            throw_invalid(function, fleet_element("table.share", b).c_str(), t.share[b], "",
-                          "must be in [0, 1]");
+            throw_invalid(function, share_field(b).c_str(), t.share[b], "", "must be in [0, 1]");
         }
         sum += t.share[b];
         require_count(function, fleet_element("table.output_mean", b).c_str(), t.output_mean[b]);
     }
     if (!(std::fabs(sum - 1.0) <= a.share_tolerance)) {
-        throw_invalid(function, "table.share", sum, "",
+        // The sum of every share: "buckets[0..n].share" as plan_fleet's caller wrote them.
+        const std::string all =
+            from_buckets ? "buckets[0.." + std::to_string(t.buckets - 1) + "].share" : shares;
+        throw_invalid(function, all.c_str(), sum, "",
                       "must sum to 1 within assumptions.share_tolerance (the value is the sum)");
     }
     for (std::size_t g = 0; g < t.types; ++g) {

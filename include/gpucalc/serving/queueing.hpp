@@ -197,16 +197,18 @@ namespace detail {
     throw_invalid(function, field, value, "", rule);
 }
 
+/// queue_wait's and servers_for_wait's rules; `percentile_field` names the percentile as the
+/// caller wrote it ("percentile", or servers_for_wait's "target.percentile").
 constexpr void check_queue(const char* function, const request_rate& arrival_rate,
                            const duration& mean_service_time, double service_scv,
-                           double percentile) {
+                           double percentile, const char* percentile_field = "percentile") {
     require_non_negative(function, "arrival_rate", arrival_rate);
     require_positive(function, "mean_service_time", mean_service_time);
     if (!(service_scv >= 0.0 && service_scv <= largest_service_scv)) {
         throw_bad_fraction(function, "service_scv", service_scv, "must be in [0, 1e6]");
     }
     if (!(percentile > 0.0 && percentile < 1.0)) {
-        throw_bad_fraction(function, "percentile", percentile, "must be in (0, 1)");
+        throw_bad_fraction(function, percentile_field, percentile, "must be in (0, 1)");
     }
 }
 
@@ -293,28 +295,12 @@ struct server_search {
     int evaluations = 0;          ///< queue_wait evaluations the search made
 };
 
-/// The fewest servers c with a stable queue whose percentile wait (and mean wait, when
-/// target.mean_wait > 0) is at most the target, as queue_wait computes them.
-/// Search (derived): both waits fall as c grows, since C(c, a) falls with c (Iversen 2015) and
-/// 1/(c − a) does too, so the test is monotone in c. It starts at ⌊a⌋ + 1, the fewest servers
-/// with a < c, gallops (c0, c0 + 1, c0 + 3, c0 + 7, ...) to the first count meeting the
-/// target, then bisects the last gap: about 2·log2(answer − a) evaluations of queue_wait, each
-/// O(min(c, 53√a + 1,100)), so the cost is at most linear in the answer. Up to rounding in the
-/// waits as computed, the answer meets the target and one server fewer does not.
-/// Ranges: as queue_wait; target.percentile_wait in [1e-30 s, 1e6 years]; target.mean_wait 0 or
-/// in that range; target.percentile in (0, 1); largest_servers in [1, 2^40].
-GPUCALC_DETAIL_HOT inline server_search servers_for_wait(
-    const request_rate& arrival_rate, const duration& mean_service_time,
-    const wait_target& target, double service_scv = 1.0,
-    std::int64_t largest_servers = detail::largest_count) {
-    constexpr const char* function = "servers_for_wait";
-    detail::check_queue(function, arrival_rate, mean_service_time, service_scv,
-                        target.percentile);
-    detail::require_positive(function, "target.percentile_wait", target.percentile_wait);
-    detail::require_non_negative(function, "target.mean_wait", target.mean_wait);
-    detail::require_count(function, "largest_servers", largest_servers);
-    const double lambda = arrival_rate.value();
-    const double s = mean_service_time.value();
+namespace detail {
+/// servers_for_wait for checked input (λ in requests/s, the mean service time in seconds):
+/// replicas_for_rate sizes its disaggregated prefill pool with it, so that no error of
+/// servers_for_wait's can reach its caller.
+inline server_search servers_for_wait_checked(double lambda, double s, const wait_target& target,
+                                              double service_scv, std::int64_t largest_servers) {
     const double a = lambda * s;
     server_search answer{};
     const double first = std::floor(a) + 1.0;  // the fewest servers with a < c
@@ -351,6 +337,31 @@ GPUCALC_DETAIL_HOT inline server_search servers_for_wait(
     answer.servers = good;
     answer.queue = best;
     return answer;
+}
+}  // namespace detail
+
+/// The fewest servers c with a stable queue whose percentile wait (and mean wait, when
+/// target.mean_wait > 0) is at most the target, as queue_wait computes them.
+/// Search (derived): both waits fall as c grows, since C(c, a) falls with c (Iversen 2015) and
+/// 1/(c − a) does too, so the test is monotone in c. It starts at ⌊a⌋ + 1, the fewest servers
+/// with a < c, gallops (c0, c0 + 1, c0 + 3, c0 + 7, ...) to the first count meeting the
+/// target, then bisects the last gap: about 2·log2(answer − a) evaluations of queue_wait, each
+/// O(min(c, 53√a + 1,100)), so the cost is at most linear in the answer. Up to rounding in the
+/// waits as computed, the answer meets the target and one server fewer does not.
+/// Ranges: as queue_wait; target.percentile_wait in [1e-30 s, 1e6 years]; target.mean_wait 0 or
+/// in that range; target.percentile in (0, 1); largest_servers in [1, 2^40].
+GPUCALC_DETAIL_HOT inline server_search servers_for_wait(
+    const request_rate& arrival_rate, const duration& mean_service_time,
+    const wait_target& target, double service_scv = 1.0,
+    std::int64_t largest_servers = detail::largest_count) {
+    constexpr const char* function = "servers_for_wait";
+    detail::check_queue(function, arrival_rate, mean_service_time, service_scv,
+                        target.percentile, "target.percentile");
+    detail::require_positive(function, "target.percentile_wait", target.percentile_wait);
+    detail::require_non_negative(function, "target.mean_wait", target.mean_wait);
+    detail::require_count(function, "largest_servers", largest_servers);
+    return detail::servers_for_wait_checked(arrival_rate.value(), mean_service_time.value(),
+                                            target, service_scv, largest_servers);
 }
 
 }  // namespace gpucalc

@@ -9,42 +9,25 @@
 
 #include "../detail/checks.hpp"
 #include "../units.hpp"
+#include "break_search.hpp"
 #include "capacity.hpp"
 #include "load.hpp"
-#include "break_search.hpp"
 #include "queueing.hpp"
+#include "replica_queues.hpp"
 
 namespace gpucalc {
-
-/// How requests are spread over the replicas; each answer says which it assumes.
-enum class routing {
-    /// Request k goes to replica k mod R: R independent queues, each fed λ ÷ R and each an
-    /// M/G/B queue for its B batch slots. Round-robin's arrivals to one replica are less
-    /// variable than Poisson (Erlang-R intervals), so treating them as Poisson overstates the
-    /// wait: an upper bound.
-    round_robin,
-    /// Join the shortest queue, approximated by one central queue for all R × B slots (an M/G/RB
-    /// queue fed λ). Exact for a central queue; optimistic for JSQ, which routes at arrival and
-    /// cannot move a request once a slot frees elsewhere (Gupta, Harchol-Balter, Sigman and
-    /// Whitt 2007, "Analysis of join-the-shortest-queue routing for web server farms",
-    /// Performance Evaluation 64: JSQ comes near, not to, the central queue). The herding of
-    /// prefills that issue 16 and the simulation show under JSQ is not modelled.
-    join_shortest_queue,
-};
-
-constexpr std::string_view to_string(routing r) {
-    switch (r) {
-        case routing::round_robin: return "round_robin";
-        case routing::join_shortest_queue: return "join_shortest_queue";
-    }
-    return "unknown";
-}
 
 /// Why replicas_for_rate found a count, or did not.
 enum class replicas_verdict {
     found,
     replica_infeasible,  ///< one replica cannot serve the profile at the SLO (replica.verdict)
-    above_largest,       ///< no count up to assumptions.largest_replicas meets both SLOs
+    /// no count up to assumptions.largest_replicas meets both SLOs (or, disaggregated, no
+    /// prefill pool up to 2^40 servers meets the TTFT)
+    above_largest,
+    /// The profile's p90s make a holding time's C_s² larger than queue_wait takes
+    /// (largest_service_scv, 1e6: a p90 about 1,300 × its mean or more), beyond the queueing
+    /// approximation: no count is given (service_scv holds the C² that was derived).
+    service_scv_out_of_range,
 };
 
 constexpr std::string_view to_string(replicas_verdict v) {
@@ -52,6 +35,7 @@ constexpr std::string_view to_string(replicas_verdict v) {
         case replicas_verdict::found: return "found";
         case replicas_verdict::replica_infeasible: return "replica_infeasible";
         case replicas_verdict::above_largest: return "above_largest";
+        case replicas_verdict::service_scv_out_of_range: return "service_scv_out_of_range";
     }
     return "unknown";
 }
@@ -101,124 +85,16 @@ struct replicas_estimate {
     /// replica is needed.
     request_rate break_rate{};
     double headroom = 0.0;           ///< break_rate ÷ λ − 1: the traffic growth R absorbs
-    replica_capacity_estimate replica{};  ///< one replica's capacity
+    /// One replica's capacity: the estimate passed in, or (the overloads taking the model) the
+    /// one at the batch cap chosen, replica.batch.
+    replica_capacity_estimate replica{};
+    /// The largest batch considered: the estimate's batch, or (the overloads taking the model)
+    /// replica_capacity's at the SLO, the top of the batch caps searched; 0 when not feasible.
+    std::int64_t largest_batch = 0;
     int evaluations = 0;             ///< candidate (R, λ) pairs tested
 };
 
 namespace detail {
-
-/// The squared coefficient of variation of a length with mean m and 90th percentile p90
-/// (derived): the spread taken proportional to p90 − m, scaled so that an exponential length
-/// (p90 = m ln 10, C² = 1) gives 1; p90 = m gives 0 (fixed lengths).
-constexpr double scv_from_p90(std::int64_t mean, std::int64_t p90) {
-    const double ln10_minus_one = 1.302585092994046;  // ln 10 − 1: an exponential's (p90 − m)/m
-    const double c = static_cast<double>(p90 - mean) /
-                     (ln10_minus_one * static_cast<double>(mean));
-    return c * c;
-}
-
-/// What replicas_for_rate computes for R replicas at rate λ: everything but the search's own
-/// fields. `meets` is whether both SLOs hold.
-struct replicas_trial {
-    bool meets = false;
-    replica_load load{};
-    double service_scv = 1.0;
-    duration slot_time{};
-    queue_wait_estimate slot_queue{};
-    duration prefill_wait{};
-    duration ttft{};
-};
-
-/// What every trial of one replicas_for_rate call shares, computed once.
-struct replicas_parts {
-    load_parts load{};  ///< load_at's rate-free parts
-    /// The slot is held through the request's prefill and its D tokens (derived): stall P,
-    /// chunked the chunks' ⌈N ÷ C⌉ steps (capacity's TTFT floor), disaggregated 0 (decode slots
-    /// only). This is the prefill's part.
-    double prefill_hold = 0.0;
-    /// C_s² of the prompt and output lengths: each from its p90, or the default without one.
-    double c2_prompt = 1.0;
-    double c2_output = 1.0;
-};
-
-inline replicas_parts replicas_parts_of(const replica_capacity_estimate& e,
-                                        const request_profile& p, const replicas_assumptions& a) {
-    replicas_parts k{};
-    const replica_step_model& s = e.step;
-    k.load = load_parts_of(s);
-    k.prefill_hold = s.mode == prefill_mode::stall     ? s.prefill_time.value()
-                     : s.mode == prefill_mode::chunked ? e.time_to_first_token.value()
-                                                       : 0.0;
-    k.c2_prompt = p.prompt_p90 > 0 ? scv_from_p90(p.prompt_mean, p.prompt_p90)
-                                   : a.default_service_scv;
-    k.c2_output = p.output_p90 > 0 ? scv_from_p90(p.output_mean, p.output_p90)
-                                   : a.default_service_scv;
-    return k;
-}
-
-inline replicas_trial replicas_try(const replica_capacity_estimate& e, const replicas_parts& k,
-                                   routing route, const replicas_assumptions& a, double lambda,
-                                   std::int64_t r) {
-    replicas_trial t{};
-    const replica_step_model& s = e.step;
-    const double per_replica = lambda / static_cast<double>(r);
-    t.load = load_at(s, make<requests_per_second>(per_replica), k.load);
-    const double tau = t.load.time_per_token.value();
-    const double d = static_cast<double>(s.output_tokens);
-    const double prefill_hold = k.prefill_hold;  // see replicas_parts
-    const double decode_hold = d * tau;
-    t.slot_time = duration::from_value(prefill_hold + decode_hold);
-    // C_s² of the holding time (derived): prefill ∝ prompt length, decode ∝ output length,
-    // independent, each with its p90's C², or the default without a p90.
-    const double c2_prompt = k.c2_prompt;
-    const double c2_output = k.c2_output;
-    const double hold = prefill_hold + decode_hold;
-    t.service_scv = (prefill_hold * prefill_hold * c2_prompt + decode_hold * decode_hold * c2_output) /
-                    (hold * hold);
-    if (t.service_scv > largest_service_scv) t.service_scv = largest_service_scv;
-    if (!t.load.slo_met) return t;
-    const bool pooled = route == routing::join_shortest_queue;
-    const double arrivals = pooled ? lambda : per_replica;
-    const std::int64_t servers = pooled ? r * s.batch : s.batch;
-    const double servers_d = static_cast<double>(r) * static_cast<double>(s.batch);
-    if (pooled && servers_d > largest_offered_load) return t;  // beyond queueing's range
-    t.slot_queue = queue_wait_checked(arrivals, hold, servers, t.service_scv, a.ttft_percentile);
-    if (!t.slot_queue.stable) return t;
-    double first_token = e.time_to_first_token.value();  // P, or the chunks' steps
-    if (s.mode == prefill_mode::stall) {
-        // Behind the replica's other prefills (derived): its prefills as one M/G/1 server fed
-        // λ ÷ R with service P (the load model's prefill share λP ÷ R is its utilization), the
-        // prompts' C², plus one decode step, the longest a prefill waits for the running step.
-        const queue_wait_estimate q =
-            queue_wait_checked(per_replica, s.prefill_time.value(), 1, c2_prompt,
-                               a.ttft_percentile);
-        if (!q.stable) return t;
-        t.prefill_wait = duration::from_value(q.percentile_wait.value() + e.time_per_token.value());
-        first_token += t.prefill_wait.value();
-    } else if (s.mode == prefill_mode::chunked) {
-        // Behind the replica's other prompts (derived, as for stall): the chunk budget is one
-        // server that admits C prompt tokens per step, so a prompt of N tokens holds it for
-        // N ÷ C steps, each T(n) + X long while the budget is in use (n: the load model's
-        // running batch). Fed λ ÷ R, its utilization λ N (T(n) + X) ÷ (R C) reaches 1 exactly at
-        // the load model's chunk-fed capacity C ÷ (N (T(m) + X)), m = C D ÷ N. Plus one step,
-        // the longest a new prompt waits for the running step to end.
-        const double chunk_step = s.step_fixed.value() +
-                                  s.step_per_sequence.value() * t.load.running_batch +
-                                  s.chunk_step_extra.value();
-        const double budget_hold = static_cast<double>(s.prompt_tokens) /
-                                   static_cast<double>(s.chunk_tokens) * chunk_step;
-        const queue_wait_estimate q =
-            queue_wait_checked(per_replica, budget_hold, 1, c2_prompt, a.ttft_percentile);
-        if (!q.stable) return t;
-        t.prefill_wait = duration::from_value(q.percentile_wait.value() + e.time_per_token.value());
-        first_token += t.prefill_wait.value();
-    }
-    // The percentiles are added: at least the sum's percentile (conservative).
-    t.ttft = duration::from_value(t.slot_queue.percentile_wait.value() + first_token);
-    t.meets = t.ttft <= s.slo.time_to_first_token;
-    return t;
-}
-
 
 /// replicas_for_rate's rules for its other inputs. `nested`: the assumptions are another
 /// function's `assumptions.replicas`, and errors name them so.
@@ -253,10 +129,199 @@ constexpr std::int64_t servers_of(const replicas_estimate& e) {
 
 }  // namespace detail
 
+namespace detail {
+
+/// What every answer echoes of its inputs; the search fills the rest.
+inline replicas_estimate replicas_answer_head(const replica_capacity_estimate& replica,
+                                              routing route, request_rate rate,
+                                              const replicas_assumptions& a) {
+    replicas_estimate out{};
+    out.mode = replica.mode;
+    out.route = route;
+    out.rate = rate;
+    out.percentile = a.ttft_percentile;
+    out.gpus_per_replica = replica.gpus;
+    out.replica = replica;
+    out.largest_batch = replica.feasible ? replica.batch : 0;
+    return out;
+}
+
+/// Fills `out` for R = `r` replicas of `replica`, whose trial at λ is `best`: the answer's
+/// fields, the break rate and, disaggregated, the prefill pool. The pool may have no answer
+/// (its own verdict); then out stays not found.
+inline void replicas_answer(replicas_estimate& out, const replica_capacity_estimate& replica,
+                            const replicas_parts& parts, routing route,
+                            const replicas_assumptions& a, std::int64_t r,
+                            const replicas_trial& best) {
+    const double lambda = out.rate.value();
+    const auto trial = [&](double lam) {
+        ++out.evaluations;
+        return replicas_try(replica, parts, route, a.ttft_percentile, lam, r);
+    };
+    if (replica.mode == prefill_mode::disaggregated && replica.prefill_time > duration{}) {
+        // The prefill pool: the fewest servers of the replica's layout whose percentile wait
+        // is within the TTFT SLO less P (a budget of 0 asks for no wait at that percentile).
+        const duration budget = replica.step.slo.time_to_first_token - replica.prefill_time;
+        if (budget < duration{}) {  // a hand-made estimate whose P exceeds its TTFT SLO
+            out.verdict = replicas_verdict::replica_infeasible;
+            return;
+        }
+        const server_search pool = servers_for_wait_checked(
+            lambda, replica.prefill_time.value(), wait_target{budget, a.ttft_percentile, {}},
+            parts.c2_prompt, largest_count);
+        if (!pool.found) return;  // above_largest
+        out.prefill_servers = pool.servers;
+        out.prefill_gpus = pool.servers * replica.gpus;
+    }
+    out.found = true;
+    out.verdict = replicas_verdict::found;
+    out.replicas = r;
+    out.gpus = r * replica.gpus;
+    out.total_gpus = out.gpus + out.prefill_gpus;
+    out.load = best.load;
+    out.utilization = best.load.utilization;
+    out.service_scv = best.service_scv;
+    out.slot_time = best.slot_time;
+    out.slot_queue = best.slot_queue;
+    out.prefill_wait = best.prefill_wait;
+    out.time_to_first_token = best.ttft;
+    out.time_per_token = best.load.time_per_token;
+    // The break: R meets at λ; R × the sustainable rate breaks the TPOT (or meets, at the top).
+    double lo = lambda;
+    const double hi = static_cast<double>(r) * replica.sustainable_rate.value();
+    const replicas_trial top = trial(hi);
+    if (top.meets) {
+        lo = hi;
+    } else {
+        // Below R × the sustainable rate only the TTFT can fail, and TTFT − SLO rises with λ:
+        // the break is its root (detail::break_rate_search, Brent's method).
+        const auto probe = [&](double lam) {
+            const replicas_trial x = trial(lam);
+            return break_probe{x.meets, x.ttft.value()};
+        };
+        lo = break_rate_search(probe, lo, hi, break_probe{best.meets, best.ttft.value()},
+                               break_probe{top.meets, top.ttft.value()},
+                               replica.step.slo.time_to_first_token.value());
+    }
+    out.break_rate = make<requests_per_second>(lo);
+    out.headroom = lo / lambda - 1.0;
+}
+
+/// replicas_for_rate for checked input: the fewest replicas of this one replica.
+GPUCALC_DETAIL_HOT inline replicas_estimate replicas_of_replica(
+    const replica_capacity_estimate& replica, const request_profile& profile, routing route,
+    request_rate rate, const replicas_assumptions& a) {
+    replicas_estimate out = replicas_answer_head(replica, route, rate, a);
+    if (!replica.feasible) return out;
+    const replicas_parts parts = replicas_parts_of(replica, profile, a.default_service_scv);
+    if (!service_scv_in_range(parts)) {
+        out.verdict = replicas_verdict::service_scv_out_of_range;
+        out.service_scv = parts.c2_prompt > parts.c2_output ? parts.c2_prompt : parts.c2_output;
+        return out;
+    }
+    const double lambda = rate.value();
+    const std::int64_t cap = a.largest_replicas;
+    const auto trial = [&](std::int64_t r) {
+        ++out.evaluations;
+        return replicas_try(replica, parts, route, a.ttft_percentile, lambda, r);
+    };
+    // The fewest replicas that can hold the TPOT: λ ÷ R ≤ the sustainable rate.
+    const double lowest = std::ceil(lambda / replica.sustainable_rate.value());
+    out.verdict = replicas_verdict::above_largest;
+    if (!(lowest <= static_cast<double>(cap))) return out;
+    replicas_trial best{};
+    const std::int64_t r = fewest_meeting(
+        trial, lowest > 1.0 ? static_cast<std::int64_t>(lowest) - 1 : 0, cap, best);
+    if (r > 0) replicas_answer(out, replica, parts, route, a, r, best);
+    return out;
+}
+
+/// How many significant bits the batch caps below the largest keep (see batch_cap_at_or_below).
+inline constexpr int batch_cap_bits = 6;
+
+/// The largest batch cap at or below b (b ≥ 1) that replicas_for_rate tries: every count up to
+/// 64, and above it those with at most six significant bits (64, 66, ..., 126, 128, 132, ...),
+/// each within 1/32 of the next. The set does not depend on the SLO or the rate.
+constexpr std::int64_t batch_cap_at_or_below(std::int64_t b) {
+    int bits = 0;
+    while (bits < 63 && (b >> bits) != 0) ++bits;
+    const int drop = bits > batch_cap_bits ? bits - batch_cap_bits : 0;
+    return (b >> drop) << drop;
+}
+
+/// replicas_for_rate over the batch caps of a sized replica (see the overload taking the model).
+GPUCALC_DETAIL_HOT inline replicas_estimate replicas_over_batches(
+    const checked_model& m, const checked_cluster& c, const replica_sizing& z,
+    const request_profile& profile, routing route, request_rate rate,
+    const replicas_assumptions& a) {
+    if (z.head.verdict != replica_verdict::feasible) {
+        return replicas_of_replica(z.head, profile, route, rate, a);
+    }
+    const std::int64_t top = largest_replica_batch(m, c, z);
+    const replica_capacity_estimate at_top = replica_at_batch(m, c, z, top);
+    if (!length_scv_in_range(profile, a.default_service_scv)) {
+        return replicas_of_replica(at_top, profile, route, rate, a);
+    }
+    const double lambda = rate.value();
+    // A cap's capacity is at most b ÷ (b × P_min + D × T(1)) (derived: T(b) ≥ T(1); P_min = P
+    // when prefill stalls, else 0), which rises with b: once λ ÷ (one replica fewer than the best)
+    // reaches it, that cap and every smaller one overload, and the search stops (the bound is
+    // taken 1e-12 higher, clear of rounding).
+    const double p_min = z.head.mode == prefill_mode::stall ? z.head.prefill_time.value() : 0.0;
+    const double decode_one = static_cast<double>(z.output_tokens) * z.one.time_per_token.value();
+    int evaluations = 0;
+    std::int64_t best_r = 0, best_b = 0;
+    replicas_trial best{};
+    // From the top down; a cap is kept only when it needs fewer replicas (ties keep the larger).
+    // The top itself is tried only when memory bounds it, a bound the SLO does not move.
+    for (std::int64_t b = top == z.head.memory_batch ? top : batch_cap_at_or_below(top);
+         b >= 1 && best_r != 1; b = b > 1 ? batch_cap_at_or_below(b - 1) : 0) {
+        const std::int64_t fewer = best_r > 0 ? best_r - 1 : a.largest_replicas;
+        const double bd = static_cast<double>(b);
+        if (!(lambda / static_cast<double>(fewer) <
+              bd / (bd * p_min + decode_one) * (1.0 + 1e-12))) {
+            break;
+        }
+        // A pooled queue of more than 2^40 slots is beyond queueing's range (replicas_try).
+        const std::int64_t last = route == routing::join_shortest_queue && largest_count / b < fewer
+                                      ? largest_count / b
+                                      : fewer;
+        const replica_capacity_estimate e = b == top ? at_top : replica_at_batch(m, c, z, b, false);
+        // Counts up to λ ÷ capacity overload the replica: they fail.
+        const double overloaded = std::floor(lambda / e.capacity.value());
+        if (last < 1 || !(overloaded < static_cast<double>(last))) continue;
+        const replicas_parts k = replicas_parts_of(e, profile, a.default_service_scv);
+        const auto trial = [&](std::int64_t r) {
+            ++evaluations;
+            return replicas_try(e, k, route, a.ttft_percentile, lambda, r);
+        };
+        if (!trial(last).meets) continue;  // nor does any count below it
+        replicas_trial t{};
+        best_r = fewest_meeting(trial, static_cast<std::int64_t>(overloaded), last, t);
+        best_b = b;
+        best = t;
+    }
+    if (best_r == 0) {
+        replicas_estimate none = replicas_of_replica(at_top, profile, route, rate, a);
+        none.evaluations += evaluations;
+        return none;
+    }
+    const replica_capacity_estimate chosen = best_b == top ? at_top
+                                                           : replica_at_batch(m, c, z, best_b);
+    replicas_estimate out = replicas_answer_head(chosen, route, rate, a);
+    out.largest_batch = top;
+    out.evaluations = evaluations;
+    replicas_answer(out, chosen, replicas_parts_of(chosen, profile, a.default_service_scv), route,
+                    a, best_r, best);
+    return out;
+}
+
+}  // namespace detail
+
 /// The fewest replicas of `replica` (replica_capacity's estimate for `profile`) that serve λ =
 /// `rate` requests/s with `route`, meeting the replica's SLO: the time per output token (mean)
-/// and the time to first token at assumptions.ttft_percentile. Method (derived, from the parts
-/// cited where they are defined):
+/// and the time to first token at assumptions.ttft_percentile, the replica's batch as it is.
+/// Method (derived, from the parts cited where they are defined):
 /// - TPOT: each replica gets λ ÷ R; replica_at_rate's load model must be stable with its
 ///   effective time per token τ within the SLO (prefill's lost decode time and slower tokens).
 /// - The slot queue: a request holds a batch slot for its prefill (stall P; chunked the chunk
@@ -268,17 +333,19 @@ constexpr std::int64_t servers_of(const replicas_estimate& e) {
 ///   stall adds the percentile wait behind the replica's other prefills (one M/G/1 server fed
 ///   λ ÷ R, service P) and one decode step; chunked the same for the chunk budget (one M/G/1
 ///   server fed λ ÷ R, service N ÷ C steps of T(n) + X). Percentiles are summed (conservative).
-/// - disaggregated: prefill_servers from servers_for_wait (λ, service P, the prompts' C²,
-///   percentile wait ≤ TTFT SLO − P). The prefill pool's wait and the decode-slot wait are each
-///   kept within the TTFT budget, not their sum (the first token comes from the prefill; the
-///   slot wait delays the second).
+/// - disaggregated: prefill_servers as servers_for_wait finds them (λ, service P, the prompts'
+///   C², percentile wait ≤ TTFT SLO − P, at most 2^40; none: above_largest). The prefill
+///   pool's wait and the decode-slot wait are each kept within the TTFT budget, not their sum
+///   (the first token comes from the prefill; the slot wait delays the second).
 /// - Search: both tests fail for fewer replicas (monotone in R); R starts at ⌈λ ÷ the replica's
 ///   sustainable rate⌉ (fewer break the TPOT), gallops (R0, R0 + 1, R0 + 3, ...), then bisects.
 /// - break_rate: the root of TTFT − SLO on λ in [λ, R × sustainable rate] (monotone in λ), by
 ///   Brent's method (secant and inverse quadratic steps safeguarded by bisection), to
 ///   detail::break_tolerance × λ.
-/// No answer (found = false, an answer, not an exception): the replica is not feasible, or no
-/// count up to assumptions.largest_replicas meets both SLOs.
+/// No answer (found = false, an answer, not an exception; the verdict says why): the replica is
+/// not feasible (or, made by hand, its prefill exceeds its TTFT SLO); the lengths' C² is beyond
+/// queue_wait's range (service_scv_out_of_range); no count up to assumptions.largest_replicas
+/// meets both SLOs.
 /// Ranges: replica as replica_capacity returns it (detail::check_replica_estimate's rules for
 /// one made by hand: gpus and batch counts, positive rates); the profile as request_profile says;
 /// route an enumerator; rate in [1e-30, 1e15] requests/s (> 0: no traffic needs no replica);
@@ -289,99 +356,24 @@ GPUCALC_DETAIL_HOT inline replicas_estimate replicas_for_rate(
     constexpr const char* function = "replicas_for_rate";
     detail::check_replicas_inputs(function, profile, route, rate, assumptions);
     detail::check_replica_estimate(replica, function);
-    replicas_estimate out{};
-    out.mode = replica.mode;
-    out.route = route;
-    out.rate = rate;
-    out.percentile = assumptions.ttft_percentile;
-    out.gpus_per_replica = replica.gpus;
-    out.replica = replica;
-    if (!replica.feasible) return out;
-    const double lambda = rate.value();
-    const std::int64_t cap = assumptions.largest_replicas;
-    const detail::replicas_parts parts = detail::replicas_parts_of(replica, profile, assumptions);
-    const auto trial = [&](std::int64_t r, double lam) {
-        ++out.evaluations;
-        return detail::replicas_try(replica, parts, route, assumptions, lam, r);
-    };
-    // The fewest replicas that can hold the TPOT: λ ÷ R ≤ the sustainable rate.
-    const double lowest = std::ceil(lambda / replica.sustainable_rate.value());
-    out.verdict = replicas_verdict::above_largest;
-    if (!(lowest <= static_cast<double>(cap))) return out;
-    std::int64_t fails = lowest > 1.0 ? static_cast<std::int64_t>(lowest) - 1 : 0;
-    std::int64_t step = 1;
-    std::int64_t candidate = fails + 1;
-    detail::replicas_trial t = trial(candidate, lambda);
-    while (!t.meets) {
-        if (candidate >= cap) return out;
-        fails = candidate;
-        candidate = cap - fails > step ? fails + step : cap;
-        step *= 2;
-        t = trial(candidate, lambda);
-    }
-    std::int64_t good = candidate;
-    detail::replicas_trial best = t;
-    while (good - fails > 1) {
-        const std::int64_t mid = fails + (good - fails) / 2;
-        const detail::replicas_trial m = trial(mid, lambda);
-        if (m.meets) {
-            good = mid;
-            best = m;
-        } else {
-            fails = mid;
-        }
-    }
-    out.found = true;
-    out.verdict = replicas_verdict::found;
-    out.replicas = good;
-    out.gpus = good * replica.gpus;
-    out.load = best.load;
-    out.utilization = best.load.utilization;
-    out.service_scv = best.service_scv;
-    out.slot_time = best.slot_time;
-    out.slot_queue = best.slot_queue;
-    out.prefill_wait = best.prefill_wait;
-    out.time_to_first_token = best.ttft;
-    out.time_per_token = best.load.time_per_token;
-    // The break: R meets at λ; R × the sustainable rate breaks the TPOT (or meets, at the top).
-    double lo = lambda;
-    double hi = static_cast<double>(good) * replica.sustainable_rate.value();
-    const detail::replicas_trial top = trial(good, hi);
-    if (top.meets) {
-        lo = hi;
-    } else {
-        // Below R × the sustainable rate only the TTFT can fail, and TTFT − SLO rises with λ:
-        // the break is its root (detail::break_rate_search, Brent's method).
-        const auto probe = [&](double lam) {
-            const detail::replicas_trial x = trial(good, lam);
-            return detail::break_probe{x.meets, x.ttft.value()};
-        };
-        lo = detail::break_rate_search(probe, lo, hi,
-                                       detail::break_probe{best.meets, best.ttft.value()},
-                                       detail::break_probe{top.meets, top.ttft.value()},
-                                       replica.step.slo.time_to_first_token.value());
-    }
-    out.break_rate = make<requests_per_second>(lo);
-    out.headroom = lo / lambda - 1.0;
-    if (replica.mode == prefill_mode::disaggregated) {
-        const duration budget = replica.step.slo.time_to_first_token - replica.prefill_time;
-        const double c2_prompt = profile.prompt_p90 > 0
-                                     ? detail::scv_from_p90(profile.prompt_mean, profile.prompt_p90)
-                                     : assumptions.default_service_scv;
-        if (budget > duration{} && replica.prefill_time > duration{}) {
-            const server_search pool = servers_for_wait(
-                rate, replica.prefill_time, wait_target{budget, assumptions.ttft_percentile, {}},
-                c2_prompt);
-            out.prefill_servers = pool.found ? pool.servers : 0;
-        }
-        out.prefill_gpus = out.prefill_servers * replica.gpus;
-    }
-    out.total_gpus = out.gpus + out.prefill_gpus;
-    return out;
+    return detail::replicas_of_replica(replica, profile, route, rate, assumptions);
 }
 
-/// replica_capacity, then replicas_for_rate (mode, SLO and layout as replica_capacity takes
-/// them; assumptions.replica is its assumptions). Ranges: as the two functions state.
+/// The fewest GPUs that serve λ = `rate` requests/s at `slo`, choosing the replica's batch cap
+/// (replica_capacity's model, layout and assumptions.replica as it takes them): for each cap b
+/// tried, R(b) = replicas_for_rate(replica_capacity's estimate at batch b, ...); the answer is the
+/// fewest, ties going to the larger cap, and equals replicas_for_rate(its `replica`, ...).
+/// A larger batch serves more per replica but lengthens every step, and so the TTFT floor and
+/// the waits: at a tight TTFT the largest batch replica_capacity finds can leave no room for
+/// queueing (derived; the search weighs the two). Caps tried: replica_capacity's batch B when
+/// memory (or assumptions.replica.batch_limit) bounds it, and below it every cap up to 64 and
+/// those with six significant bits above (detail::batch_cap_at_or_below, within 1/32 of each
+/// other). That set grows with a looser SLO and does not depend on the rate, so a looser SLO
+/// never needs more GPUs, and a higher rate never fewer (each R(b) being monotone). Cost: a
+/// decode step and one replicas_for_rate trial per cap (at most 64 + 32 per doubling of B), plus
+/// a search where the count falls; the caps stop where even b ÷ (b × P + D × T(1)) requests/s
+/// per replica (stall; b ÷ (D × T(1)) otherwise) cannot carry λ on one replica fewer.
+/// Ranges: as replica_capacity and replicas_for_rate (the estimate's overload) state.
 inline replicas_estimate replicas_for_rate(const checked_model& m, const checked_cluster& c,
                                            const serving_setup& setup,
                                            const request_profile& profile, const serving_slo& slo,
@@ -391,9 +383,10 @@ inline replicas_estimate replicas_for_rate(const checked_model& m, const checked
     detail::check_replicas_inputs(function, profile, route, rate, assumptions);
     detail::check_slo(slo, function);
     detail::require_enumerator(function, "mode", mode, 3, "prefill_mode");
-    return replicas_for_rate(detail::replica_capacity_as(m, c, setup, profile, slo, mode,
-                                                         assumptions.replica, function),
-                             profile, route, rate, assumptions);
+    return detail::replicas_over_batches(
+        m, c,
+        detail::size_replica(m, c, setup, profile, slo, mode, assumptions.replica, function),
+        profile, route, rate, assumptions);
 }
 /// The same for a model and a cluster not yet checked: checks both first.
 inline replicas_estimate replicas_for_rate(const transformer& m, const cluster& c,
@@ -409,16 +402,20 @@ inline replicas_estimate replicas_for_rate(const transformer& m, const cluster& 
 /// The price of a million output tokens at the size found: total_gpus × price ÷ (λ × mean
 /// output tokens), the GPUs paid for whether busy or not (derived). `output_tokens` is the
 /// profile's output_mean. An estimate that found nothing answers 0 (read found first).
-/// Ranges: price 0 or in [1e-30, $1e9/GPU·h] in base units; output_tokens in [1, 2^40].
-inline token_price replicas_cost_per_million_tokens(const replicas_estimate& e,
+/// Ranges: price 0 or in [1e-30, $1e9/GPU·h] in base units; output_tokens in [1, 2^40]; an
+/// estimate that found an answer (replicas_for_rate's, or one made by hand): its rate in
+/// [1e-30, 1e15] requests/s and its total_gpus in [1, 2^40] (errors name "estimate.<member>").
+inline token_price replicas_cost_per_million_tokens(const replicas_estimate& estimate,
                                                     std::int64_t output_tokens, gpu_price price) {
     constexpr const char* function = "replicas_cost_per_million_tokens";
     detail::require_non_negative(function, "price", price);
     detail::require_count(function, "output_tokens", output_tokens);
-    if (!e.found) return token_price{};
+    if (!estimate.found) return token_price{};
+    detail::require_positive(function, "estimate.rate", estimate.rate);
+    detail::require_count(function, "estimate.total_gpus", estimate.total_gpus);
     const token_rate generated =
-        e.rate * make<tokens>(static_cast<double>(output_tokens)) / make<sequences>(1.0);
-    return price * make<gpus>(static_cast<double>(e.total_gpus)) / generated;
+        estimate.rate * make<tokens>(static_cast<double>(output_tokens)) / make<sequences>(1.0);
+    return price * make<gpus>(static_cast<double>(estimate.total_gpus)) / generated;
 }
 
 }  // namespace gpucalc
