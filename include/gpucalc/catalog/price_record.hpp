@@ -101,12 +101,12 @@ constexpr std::string_view to_string(price_basis b) {
 ///
 /// Ranges (check(price_record)): gpu not null and naming a GPU; provider, kind and basis one of
 /// their enumerators; region, offer and source not empty, source an https:// address; gpus in
-/// [1, 2^40]; the price the basis names in [1e-30, 1e9] $/GPU·h or $/h in base units and the
-/// other price 0; read a valid date.
+/// [1, 2^40]; the price the basis names in its dimension's range (at least 1e-30 in base units,
+/// at most $1e9/GPU·h or $1e9/h) and the other price 0; read a valid date.
 struct price_record {
     const gpu_spec* gpu = nullptr;  ///< the GPU priced (a catalog entry); matched by its name
     cloud_provider provider = cloud_provider::aws;
-    std::string_view region{};      ///< the provider's region ("us-east-1"), or "US" for one list
+    std::string_view region{};      ///< the provider's region ("us-east-1"), or "any" for one list
     price_kind kind = price_kind::on_demand;
     std::string_view offer{};       ///< what the page prices: "p5.48xlarge", "8x H100 SXM"
     std::int64_t gpus = 1;          ///< the GPUs in that offer
