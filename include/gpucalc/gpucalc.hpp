@@ -6,6 +6,7 @@
 #include "catalog/instances.hpp"
 #include "catalog/links.hpp"
 #include "catalog/models.hpp"
+#include "catalog/price_record.hpp"
 #include "catalog/prices.hpp"
 #include "catalog/workloads.hpp"
 #include "cost.hpp"

@@ -16,6 +16,7 @@ void register_model(registry& r);     // model, parallelism
 void register_memory(registry& r);    // memory
 void register_roofline(registry& r);  // roofline
 void register_cost(registry& r);      // cost
+void register_prices(registry& r);    // catalog: dated prices and their lookups
 void register_collectives(registry& r);  // scaling: collectives, placement
 void register_scaling_laws(registry& r);  // scaling: Amdahl, Gustafson, USL and their fits
 void register_scaling_inference(registry& r);  // scaling: decode and prefill across GPUs
@@ -50,6 +51,7 @@ inline registry all_entry_points() {
     register_memory(r);
     register_roofline(r);
     register_cost(r);
+    register_prices(r);
     register_collectives(r);
     register_scaling_laws(r);
     register_scaling_inference(r);
