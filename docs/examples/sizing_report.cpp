@@ -990,8 +990,7 @@ void serving_capacity_section() {
                               gpucalc::in<gpucalc::milliseconds>(e.time_to_first_token));
                 row.push_back(count_text(e.replicas));
                 row.push_back(count_text(e.replica.batch));
-                // Appended rather than "+" + text: GCC 12 at -O2 reports a false
-                // -Wrestrict for const char* + std::string&& (GCC Bugzilla 105329).
+                // Appended, not "+" + text: see join().
                 std::string gpus_text = count_text(e.gpus);
                 if (e.prefill_gpus > 0) gpus_text.append("+").append(count_text(e.prefill_gpus));
                 row.push_back(gpus_text);
