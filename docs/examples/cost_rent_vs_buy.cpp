@@ -26,10 +26,10 @@ int main() {
             const auto be = gpucalc::rent_vs_buy(server, cloud, 0.7);
             char line[160];
             if (be.reached) {
-                std::snprintf(line, sizeof line, "  rent at %s: buy above %.0f%% utilization; at 70%% %s\n",
+                std::snprintf(line, sizeof line, "  rent at %s: buy above %.0f%% utilization; at 70%% %s%s\n",
                               gpucalc::to_string(cloud).c_str(), 100.0 * be.utilization,
-                              be.pays_back ? ("it pays back in " + gpucalc::to_string(be.payback)).c_str()
-                                           : "it does not pay back within the life");
+                              be.pays_back ? "it pays back in " : "it does not pay back within the life",
+                              be.pays_back ? gpucalc::to_string(be.payback).c_str() : "");
             } else {
                 std::snprintf(line, sizeof line, "  rent at %s: owning never pays\n", gpucalc::to_string(cloud).c_str());
             }

@@ -47,9 +47,11 @@ int main() {
     for (std::int64_t context : {128, 512}) {
         const auto crossover =
             gpucalc::decode_compute_bound_batch(cat::llama_3_8b, cat::h100_sxm, {.context = context});
-        std::cout << "context " << context << ": "
-                  << (crossover.reached ? "turns compute-bound at batch " + std::to_string(crossover.batch)
-                                        : std::string("stays memory-bound at every batch"))
-                  << "\n";
+        std::cout << "context " << context << ": ";
+        if (crossover.reached) {
+            std::cout << "turns compute-bound at batch " << crossover.batch << "\n";
+        } else {
+            std::cout << "stays memory-bound at every batch\n";
+        }
     }
 }

@@ -14,8 +14,13 @@ std::string percent(double x) {
 }
 
 std::string layout_name(const gpucalc::parallel_layout& p) {
-    return "TP" + std::to_string(p.tensor) + " PP" + std::to_string(p.pipeline) + " DP" +
-           std::to_string(p.data);
+    std::string name = "TP";
+    name += std::to_string(p.tensor);
+    name += " PP";
+    name += std::to_string(p.pipeline);
+    name += " DP";
+    name += std::to_string(p.data);
+    return name;
 }
 }  // namespace
 

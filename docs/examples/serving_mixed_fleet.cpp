@@ -39,8 +39,10 @@ int main() {
         std::string s;
         for (std::size_t g = 0; g < types.size(); ++g) {
             if (c.replicas[g] == 0) continue;
-            s += (s.empty() ? "" : " + ") + std::to_string(c.replicas[g]) + " " +
-                 std::string(types[g].name);
+            if (!s.empty()) s += " + ";
+            s += std::to_string(c.replicas[g]);
+            s += ' ';
+            s += types[g].name;
         }
         return s;
     };

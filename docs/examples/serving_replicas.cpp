@@ -46,9 +46,11 @@ int main() {
                     std::printf("no: %s\n", std::string(to_string(e->verdict)).c_str());
                     continue;
                 }
-                const std::string gpus = std::to_string(e->gpus) +
-                                         (e->prefill_gpus > 0
-                                              ? "+" + std::to_string(e->prefill_gpus) : "");
+                std::string gpus = std::to_string(e->gpus);
+                if (e->prefill_gpus > 0) {
+                    gpus += '+';
+                    gpus += std::to_string(e->prefill_gpus);
+                }
                 std::printf("%-9lld %-7s %-6.2f %4.0f ms    %5.1f/s    ",
                             static_cast<long long>(e->replicas),
                             gpus.c_str(), e->utilization,

@@ -191,6 +191,16 @@ constexpr gpucalc::duration energy_time = 24.0_h;
 // Printing
 // ---------------------------------------------------------------------------------------------
 
+/// Text built by appending its parts in turn. `"literal" + std::string(...)` would insert at
+/// the front of the temporary, which GCC 12 at -O2 and above can flag with a false -Wrestrict
+/// (GCC Bugzilla 105329).
+template <class... Parts>
+std::string join(const Parts&... parts) {
+    std::string text;
+    ((text += parts), ...);
+    return text;
+}
+
 /// Display width of UTF-8 text: continuation bytes take no column.
 std::size_t columns(const std::string& text) {
     std::size_t n = 0;
@@ -258,7 +268,7 @@ std::string gpus_in_nodes_text(std::int64_t gpus) {
 }
 
 /// One node, for headings: "1 node of 8 GPUs".
-std::string node_text() { return "1 node of " + gpu_count_text(gpus_per_node); }
+std::string node_text() { return join("1 node of ", gpu_count_text(gpus_per_node)); }
 
 /// A GPU's name, with "*" where the catalog marks its figures uncertain.
 std::string gpu_name_text(const gpucalc::gpu_spec& gpu) {
@@ -354,7 +364,7 @@ void models_section() {
     std::cout << "== Models: parameters and KV cache ==\n\n";
     std::vector<std::vector<std::string>> rows{
         {"model", "parameters", "active", "KV/token (16-bit)",
-         "KV at " + count_text(serving_context) + " tokens", "weights (bf16)"}};
+         join("KV at ", count_text(serving_context), " tokens"), "weights (bf16)"}};
     for (const gpucalc::transformer* m : cat::all_models) {
         const gpucalc::parameter_counts c = gpucalc::parameter_count(*m);
         const gpucalc::data_size kv = gpucalc::kv_cache_bytes_per_token(*m, gpucalc::formats::bf16);
@@ -594,9 +604,9 @@ std::vector<scaled_run> scaled_runs() {
 /// "TP8 PP16 DP8", with ", full recompute" where selective did not fit.
 std::string layout_text(const gpucalc::training_strategy& s) {
     const gpucalc::parallel_layout& p = s.parallel;
-    return "TP" + std::to_string(p.tensor) + " PP" + std::to_string(p.pipeline) + " DP" +
-           std::to_string(p.data) +
-           (s.recompute == gpucalc::recompute::full ? ", full recompute" : "");
+    return join("TP", std::to_string(p.tensor), " PP", std::to_string(p.pipeline), " DP",
+                std::to_string(p.data),
+                s.recompute == gpucalc::recompute::full ? ", full recompute" : "");
 }
 
 /// A share of a step: 0.1234 → "12.3%".
@@ -729,8 +739,8 @@ void cost_section() {
               << cat::aws_p5_48xlarge.gpus << " GPUs, " << aws_price_label << ") ==\n\n";
     const gpucalc::gpu_price columns_at[] = {lambda_price, aws_price};
     std::vector<std::vector<std::string>> rows{
-        {"question", "at " + gpucalc::to_string(lambda_price) + "*",
-         "at " + gpucalc::to_string(aws_price)}};
+        {"question", join("at ", gpucalc::to_string(lambda_price), "*"),
+         join("at ", gpucalc::to_string(aws_price))}};
 
     gpucalc::training_job job{};
     job.sequence = training_sequence;
@@ -738,10 +748,10 @@ void cost_section() {
     layout.data = training_gpus;
     gpucalc::mfu_assumption exact{};
     exact.mfu = assumed_mfu;
-    std::vector<std::string> train{"train Llama-2-7B on " + gpucalc::to_string(llama_2_tokens) +
-                                   " (" + count_text(training_gpus) + " H100, " +
-                                   percent_text(assumed_mfu) +
-                                   " MFU, exact FLOP count): the quick estimate"};
+    std::vector<std::string> train{join("train Llama-2-7B on ", gpucalc::to_string(llama_2_tokens),
+                                        " (", count_text(training_gpus), " H100, ",
+                                        percent_text(assumed_mfu),
+                                        " MFU, exact FLOP count): the quick estimate")};
     for (gpucalc::gpu_price p : columns_at) {
         train.push_back(gpucalc::to_string(
             gpucalc::training_cost(cat::llama_2_7b, cat::h100_sxm, llama_2_tokens, job, layout, p,
@@ -752,10 +762,10 @@ void cost_section() {
     // The scaling section's runs, priced at their composed steps' pace.
     for (const scaled_run& r : scaled_runs()) {
         if (!r.found) continue;
-        std::vector<std::string> row{"train " + std::string(r.model->name) + " on " +
-                                     gpucalc::to_string(llama_3_tokens) + " (" +
-                                     count_text(scaling_gpus) + " H100, " +
-                                     layout_text(r.strategy) + ", composed step)"};
+        std::vector<std::string> row{join("train ", r.model->name, " on ",
+                                          gpucalc::to_string(llama_3_tokens), " (",
+                                          count_text(scaling_gpus), " H100, ",
+                                          layout_text(r.strategy), ", composed step)")};
         for (gpucalc::gpu_price p : columns_at) {
             row.push_back(gpucalc::to_string(
                 gpucalc::training_cost(r.step, llama_3_tokens, p).cost));
@@ -795,7 +805,7 @@ void cost_section() {
         std::vector<std::string> row{label};
         for (gpucalc::gpu_price p : columns_at) {
             const gpucalc::breakeven b = gpucalc::rent_vs_buy(dgx, p);
-            row.push_back(b.reached ? "buy above " + percent_text(b.utilization) + " use"
+            row.push_back(b.reached ? join("buy above ", percent_text(b.utilization), " use")
                                     : std::string("never buy"));
         }
         rows.push_back(row);
@@ -954,8 +964,7 @@ void serving_capacity_section() {
                     std::string(gpucalc::to_string(mode)),
                     count_text(static_cast<std::int64_t>(rate))};
                 if (!e.found) {
-                    row.push_back("no: " + std::string(gpucalc::to_string(
-                                               smallest.estimate.verdict)));
+                    row.push_back(join("no: ", gpucalc::to_string(smallest.estimate.verdict)));
                     rows.push_back(row);
                     continue;
                 }
@@ -981,8 +990,7 @@ void serving_capacity_section() {
                               gpucalc::in<gpucalc::milliseconds>(e.time_to_first_token));
                 row.push_back(count_text(e.replicas));
                 row.push_back(count_text(e.replica.batch));
-                // Appended rather than "+" + text: GCC 12 at -O2 reports a false
-                // -Wrestrict for const char* + std::string&& (GCC bug 105329).
+                // Appended, not "+" + text: see join().
                 std::string gpus_text = count_text(e.gpus);
                 if (e.prefill_gpus > 0) gpus_text.append("+").append(count_text(e.prefill_gpus));
                 row.push_back(gpus_text);
@@ -1035,8 +1043,8 @@ void mixed_fleet_section() {
     std::string mix;
     for (const fleet_mix_bucket& b : fleet_mix) {
         buckets.push_back({{b.prompt, b.output, b.prompt_p90, b.output_p90}, b.share});
-        mix += (mix.empty() ? "" : ", ") + percent_text(b.share) + " " + count_text(b.prompt) +
-               "+" + count_text(b.output);
+        mix += join(mix.empty() ? "" : ", ", percent_text(b.share), " ", count_text(b.prompt), "+",
+                    count_text(b.output));
     }
     std::cout << "== Mixed fleet (serving/fleet.hpp): Llama-3-8B at the chat SLO over a mix of"
                  " request sizes, the cheapest mix of L4 (int4), A100 40 GB and H100 against the"
@@ -1057,8 +1065,7 @@ void mixed_fleet_section() {
         std::string text;
         for (std::size_t g = 0; g < std::size(types); ++g) {
             if (c.replicas[g] == 0) continue;
-            text += (text.empty() ? "" : " + ") + count_text(c.replicas[g]) + " " +
-                    std::string(types[g].name);
+            text += join(text.empty() ? "" : " + ", count_text(c.replicas[g]), " ", types[g].name);
         }
         return text;
     };
@@ -1070,7 +1077,7 @@ void mixed_fleet_section() {
             std::vector<std::string> row{std::string(gpucalc::to_string(mode)),
                                          count_text(static_cast<std::int64_t>(rate))};
             if (!p.found) {
-                row.push_back("no: " + std::string(gpucalc::to_string(p.verdict)));
+                row.push_back(join("no: ", gpucalc::to_string(p.verdict)));
                 rows.push_back(row);
                 continue;
             }
@@ -1104,8 +1111,8 @@ void units_section() {
     const gpucalc::cost_rate instance = prices::aws_p5_48xlarge_on_demand_2026;
     const gpucalc::gpu_time budget_usage = 1000.0_gpu_hours;  // an illustrative budget
     std::vector<std::vector<std::string>> rows{{"question", "answer"}};
-    rows.push_back({"AWS p5.48xlarge at " + gpucalc::to_string(instance, {4}) + " for " +
-                        gpu_count_text(cat::aws_p5_48xlarge.gpus) + ", per GPU",
+    rows.push_back({join("AWS p5.48xlarge at ", gpucalc::to_string(instance, {4}), " for ",
+                         gpu_count_text(cat::aws_p5_48xlarge.gpus), ", per GPU"),
                     gpucalc::to_string(gpucalc::per_gpu(instance, p5_gpus))});
     rows.push_back({gpucalc::to_string(budget_usage) + " at " + gpucalc::to_string(lambda_price),
                     gpucalc::to_string(gpucalc::job_cost(budget_usage, lambda_price))});

@@ -448,7 +448,8 @@ std::string argument(printer& p, int index, const T& v) {
                 best = &b;
             }
         }
-        const std::string name = "a" + std::to_string(index);
+        std::string name = "a";
+        name += std::to_string(index);
         p.line(std::string(type_name<T>()) + " " + name + " = " + best->expression + ";");
         assign_differences(p, name, v, *best->value);
         return name;
@@ -458,7 +459,8 @@ std::string argument(printer& p, int index, const T& v) {
 }
 template <class T, std::size_t N>
 std::string argument(printer& p, int index, const carray<T, N>& array) {
-    const std::string name = "a" + std::to_string(index);
+    std::string name = "a";
+    name += std::to_string(index);
     p.line(std::string(type_name<T>()) + " " + name + "[" + std::to_string(N) + "] = {};");
     static const T default_value{};
     for (std::size_t i = 0; i < N; ++i) {

@@ -66,7 +66,9 @@ using range_throughput = typename measurement_throughput<
 template <class Throughput>
 [[noreturn]] GPUCALC_DETAIL_COLD inline void throw_bad_point(
     const char* function, std::int64_t index, const scaling_measurement<Throughput>& m) {
-    const std::string at = "points[" + std::to_string(index) + "].";
+    std::string at = "points[";  // appended: see rethrow_for_type in serving/fleet.hpp
+    at += std::to_string(index);
+    at += "].";
     require_count(function, (at + "gpus").c_str(), m.gpus);
     require_throughput(function, (at + "throughput").c_str(), m.throughput);
     throw_invalid(function, (at + "gpus").c_str(), static_cast<double>(m.gpus), "",

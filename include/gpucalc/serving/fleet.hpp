@@ -70,7 +70,13 @@ namespace detail {
     // The shared assumptions and the buckets' profiles are no type's, and are named already.
     if (message.compare(0, head.size(), head) == 0 && !field_starts("assumptions.") &&
         !field_starts("profile.")) {
-        message.insert(head.size(), "types[" + std::to_string(type) + "]." + part);
+        // Appended, not "types[" + std::to_string(type): GCC 12 can flag that insert at the front
+        // of a temporary with a false -Wrestrict at -O2 (GCC Bugzilla 105329).
+        std::string field = "types[";
+        field += std::to_string(type);
+        field += "].";
+        field += part;
+        message.insert(head.size(), field);
     }
     throw invalid_input(message);
 }
