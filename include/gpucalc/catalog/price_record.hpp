@@ -193,11 +193,19 @@ constexpr bool is_valid_date(const calendar_date& d) {
     return d.day <= last;
 }
 
+/// Whether a GPU pointer is null, at run time. GCC does not fold `&global == nullptr` in a
+/// constant expression under -fno-delete-null-pointer-checks, which its sanitizers imply, so
+/// the comparison is skipped there: a null GPU in a constant expression still fails it, at
+/// the dereference that follows.
+constexpr bool is_null_gpu(const gpu_spec* gpu) {
+    return !is_constant_evaluated() && gpu == nullptr;
+}
+
 /// The rules of check(price_record), naming a record's field as the caller wrote it: the
 /// member alone for one record, "table[i].member" for a record of a table.
 constexpr void check_price_record(const price_record& r, const char* function, const char* table,
                                   std::size_t index) {
-    if (r.gpu == nullptr) {
+    if (is_null_gpu(r.gpu)) {
         throw_bad_record_text(function, table, index, "gpu", "null", "must point to a GPU");
     }
     if (r.gpu->name.empty()) {
@@ -251,7 +259,7 @@ constexpr void check_price_record(const price_record& r, const char* function, c
 
 /// The GPU a lookup asks for: not null, and named, since records match it by name.
 constexpr void require_priced_gpu(const char* function, const gpu_spec* gpu) {
-    if (gpu == nullptr) {
+    if (is_null_gpu(gpu)) {
         throw_invalid_name(function, "gpu", "null", "must point to a GPU");
     }
     if (gpu->name.empty()) {
