@@ -147,13 +147,12 @@ constexpr group_shape slowest_group_shape(const rank_order& order, int first, in
         one.nodes = n;
         return one;
     }
-    const std::int64_t block = n * stride;
-    const std::int64_t distinct = node_gpus / common_divisor(block % node_gpus, node_gpus);
+    const std::int64_t advance = (n * stride) % node_gpus;  // one block's shift of offsets
+    const std::int64_t distinct = node_gpus / common_divisor(advance, node_gpus);
     const std::int64_t examined = blocks < distinct ? blocks : distinct;
     if (examined > most_offsets_examined) {
         return slowest_in_offsets(0, node_gpus - 1, n, stride, node_gpus);
     }
-    const std::int64_t advance = block % node_gpus;
     group_shape worst{};
     std::int64_t start = 0;  // block b's first offset: b·B mod G
     for (std::int64_t b = 0; b < examined; ++b) {

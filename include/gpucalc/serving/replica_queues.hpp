@@ -27,7 +27,7 @@ enum class routing {
     /// cannot move a request once a slot frees elsewhere (Gupta, Harchol-Balter, Sigman and
     /// Whitt 2007, "Analysis of join-the-shortest-queue routing for web server farms",
     /// Performance Evaluation 64: JSQ comes near, not to, the central queue). The herding of
-    /// prefills that issue 16 and the simulation show under JSQ is not modelled.
+    /// prefills that the discrete-event simulation (tests/sim) shows under JSQ is not modelled.
     join_shortest_queue,
 };
 
